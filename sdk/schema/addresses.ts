@@ -1,0 +1,59 @@
+/** UTXO vault addresses (spec §4; api-fields.md §5). */
+import { z } from "zod";
+import { listEnvelope, pagingQuery, queryArray, Uuid } from "./common";
+import {
+  CreatableUtxoAddressType,
+  UtxoAddressType,
+  UtxoChainUniqueId,
+  VaultAddressSortableFields,
+} from "./enums";
+import { Balances } from "./assets";
+import { Timestamps, VaultRef } from "./refs";
+
+export const UtxoAddress = z.looseObject({
+  type: z.literal("utxo"),
+  address: z.string().min(14).max(74),
+  address_type: UtxoAddressType.or(z.string()),
+  chain: z.looseObject({ chain_type: z.literal("utxo"), unique_id: UtxoChainUniqueId.or(z.string()) }),
+});
+
+/** `UtxoVaultAddress` (= `CreateVaultAddressResponse`). */
+export const UtxoVaultAddress = z.looseObject({
+  id: Uuid,
+  ...Timestamps,
+  vault: VaultRef,
+  name: z.string(),
+  /** Deprecated. */
+  balances: Balances.optional(),
+  public_key_compressed: z.string(),
+  /** BIP-32 path, e.g. `m/84/0/0/0/3`. */
+  derivation_path: z.string(),
+  type: z.literal("utxo"),
+  address: UtxoAddress,
+});
+export type UtxoVaultAddress = z.infer<typeof UtxoVaultAddress>;
+
+export const CreateVaultAddressRequest = z.object({
+  /** Address name, unique within the vault. Defaults to the vault's `default_next_address_name`. */
+  name: z.string().min(1, { message: "must not be empty" }).optional(),
+  /** Address type; `p2sh` cannot be requested. */
+  address_type: CreatableUtxoAddressType.optional(),
+  /** Import an address at a known derivation path instead of deriving the next one. */
+  import_address: z.object({ derivation_path: z.string().min(1) }).optional(),
+});
+export type CreateVaultAddressRequest = z.input<typeof CreateVaultAddressRequest>;
+
+export const ListVaultAddressesQuery = z.object({
+  /** Sort order. */
+  sort_by: queryArray(VaultAddressSortableFields),
+  ...pagingQuery(),
+  /** Substring search over address names and addresses. */
+  search: z.string().optional(),
+  /** Only these addresses. */
+  addresses: queryArray(z.string()),
+  /** Only these address types. */
+  address_types: queryArray(UtxoAddressType),
+});
+export type ListVaultAddressesQuery = z.input<typeof ListVaultAddressesQuery>;
+export const ListVaultAddressesResponse = listEnvelope("addresses", UtxoVaultAddress);
+export type ListVaultAddressesResponse = z.infer<typeof ListVaultAddressesResponse>;

@@ -1,0 +1,340 @@
+/**
+ * The endpoint table of custody API v0.2.0 (spec §4), as data.
+ *
+ * The client builds its requests from it, the emulator registers its routes and validates from it, and the
+ * OpenAPI document is generated from it. One table means the three cannot drift apart.
+ */
+import { z } from "zod";
+import { Uuid, MAX_PAGE_SIZE, MAX_USERS_PAGE_SIZE } from "./common";
+import {
+  CreateVaultAddressRequest,
+  ListVaultAddressesQuery,
+  ListVaultAddressesResponse,
+  UtxoVaultAddress,
+} from "./addresses";
+import { GetOwnedAssetQuery, ListOwnedAssetsQuery, ListOwnedAssetsResponse, OwnedAsset } from "./assets";
+import {
+  GetSuggestedFeesQuery,
+  GetSuggestedFeesResponse,
+  ListBlockchainsQuery,
+  ListBlockchainsResponse,
+} from "./chains";
+import { CreateTransactionRequest, Transaction } from "./transactions";
+import {
+  ListUserGroupsQuery,
+  ListUserGroupsResponse,
+  ListUsersQuery,
+  ListUsersResponse,
+  User,
+  UserGroup,
+} from "./users";
+import {
+  CreateVaultRequest,
+  Export,
+  ExportVaultsQuery,
+  ListVaultsQuery,
+  ListVaultsResponse,
+  RenameVaultRequest,
+  SubmitUpdateVaultChangeProposalRequest,
+  Vault,
+} from "./vaults";
+import { TestWebhookRequest } from "./webhooks";
+
+export const API_PREFIX = "/api/v1";
+
+/**
+ * How a failed call may be retried.
+ * - `safe`: reads, PUTs and 204 actions; repeating them cannot create anything.
+ * - `idempotency-key`: safe because the request carries `x-idempotence-id`.
+ * - `never`: creates without an idempotency key; a retry could duplicate the object, so callers reconcile.
+ */
+export type RetryPolicy = "safe" | "idempotency-key" | "never";
+
+export interface EndpointSpec {
+  method: "GET" | "POST" | "PUT";
+  /** Path template with `{param}` placeholders, including `/api/v1`. */
+  path: string;
+  summary: string;
+  pathParams?: z.ZodObject;
+  query?: z.ZodObject;
+  /** Request body schema; when set, the body is required (an empty body is a 422). */
+  body?: z.ZodType;
+  /** Success body; absent for 204. */
+  response?: z.ZodType;
+  successStatus: 200 | 201 | 204;
+  /** Non-generic statuses the spec documents for this endpoint (the §7 set applies to all). */
+  errorStatuses: number[];
+  retry: RetryPolicy;
+  /** Request signing is required (spec §5.2). */
+  signed?: boolean;
+  /** For paginated lists: the items key of the envelope and the largest `size`. */
+  list?: { itemsKey: string; maxPageSize: number };
+  /** `ResourceError.resource` reported on a 404 for this endpoint's path id. */
+  resource?: string;
+}
+
+const idParam = z.object({ id: Uuid });
+
+export const endpoints = {
+  listBlockchains: {
+    method: "GET",
+    path: "/api/v1/blockchains",
+    summary: "List blockchains",
+    query: ListBlockchainsQuery,
+    response: ListBlockchainsResponse,
+    successStatus: 200,
+    errorStatuses: [],
+    retry: "safe",
+    list: { itemsKey: "chains", maxPageSize: MAX_PAGE_SIZE },
+  },
+  getSuggestedFees: {
+    method: "GET",
+    path: "/api/v1/blockchains/suggested-fees",
+    summary: "Get suggested fees",
+    query: GetSuggestedFeesQuery,
+    response: GetSuggestedFeesResponse,
+    successStatus: 200,
+    errorStatuses: [],
+    retry: "safe",
+  },
+  listUsers: {
+    method: "GET",
+    path: "/api/v1/users",
+    summary: "List users",
+    query: ListUsersQuery,
+    response: ListUsersResponse,
+    successStatus: 200,
+    errorStatuses: [],
+    retry: "safe",
+    list: { itemsKey: "users", maxPageSize: MAX_USERS_PAGE_SIZE },
+  },
+  getUser: {
+    method: "GET",
+    path: "/api/v1/users/{id}",
+    summary: "Get user",
+    pathParams: idParam,
+    response: User,
+    successStatus: 200,
+    errorStatuses: [404],
+    retry: "safe",
+    resource: "user",
+  },
+  listUserGroups: {
+    method: "GET",
+    path: "/api/v1/user-groups",
+    summary: "List user groups",
+    query: ListUserGroupsQuery,
+    response: ListUserGroupsResponse,
+    successStatus: 200,
+    errorStatuses: [],
+    retry: "safe",
+    list: { itemsKey: "user_groups", maxPageSize: MAX_PAGE_SIZE },
+  },
+  getUserGroup: {
+    method: "GET",
+    path: "/api/v1/user-groups/{id}",
+    summary: "Get user group",
+    pathParams: idParam,
+    response: UserGroup,
+    successStatus: 200,
+    errorStatuses: [404],
+    retry: "safe",
+    resource: "user_group",
+  },
+  listVaults: {
+    method: "GET",
+    path: "/api/v1/vaults",
+    summary: "List vaults",
+    query: ListVaultsQuery,
+    response: ListVaultsResponse,
+    successStatus: 200,
+    errorStatuses: [],
+    retry: "safe",
+    list: { itemsKey: "vaults", maxPageSize: MAX_PAGE_SIZE },
+  },
+  createVault: {
+    method: "POST",
+    path: "/api/v1/vaults",
+    summary: "Create vault",
+    body: CreateVaultRequest,
+    response: Vault,
+    successStatus: 201,
+    errorStatuses: [400, 409],
+    retry: "never",
+  },
+  exportVaultBalances: {
+    method: "GET",
+    path: "/api/v1/vaults/export_async",
+    summary: "Export vault balances (CSV)",
+    query: ExportVaultsQuery,
+    response: Export,
+    successStatus: 200, // or 204 when there is nothing to export
+    errorStatuses: [],
+    retry: "safe",
+  },
+  getVault: {
+    method: "GET",
+    path: "/api/v1/vaults/{id}",
+    summary: "Get vault",
+    pathParams: idParam,
+    response: Vault,
+    successStatus: 200,
+    errorStatuses: [404],
+    retry: "safe",
+    resource: "vault",
+  },
+  listVaultAssets: {
+    method: "GET",
+    path: "/api/v1/vaults/{id}/assets",
+    summary: "List owned assets of a vault",
+    pathParams: idParam,
+    query: ListOwnedAssetsQuery,
+    response: ListOwnedAssetsResponse,
+    successStatus: 200,
+    errorStatuses: [404],
+    retry: "safe",
+    list: { itemsKey: "owned_assets", maxPageSize: MAX_PAGE_SIZE },
+    resource: "vault",
+  },
+  getVaultAsset: {
+    method: "GET",
+    path: "/api/v1/vaults/{id}/assets/{asset_id}",
+    summary: "Get one owned asset of a vault",
+    pathParams: z.object({ id: Uuid, asset_id: Uuid }),
+    query: GetOwnedAssetQuery,
+    response: OwnedAsset,
+    successStatus: 200,
+    errorStatuses: [404],
+    retry: "safe",
+    resource: "asset",
+  },
+  submitVaultChangeProposal: {
+    method: "POST",
+    path: "/api/v1/vaults/{id}/proposals",
+    summary: "Submit an update-vault change proposal",
+    pathParams: idParam,
+    body: SubmitUpdateVaultChangeProposalRequest,
+    successStatus: 204,
+    errorStatuses: [404],
+    retry: "safe",
+    resource: "vault",
+  },
+  archiveVault: {
+    method: "POST",
+    path: "/api/v1/vaults/{id}/archive",
+    summary: "Archive vault",
+    pathParams: idParam,
+    successStatus: 204,
+    errorStatuses: [400],
+    retry: "safe",
+    resource: "vault",
+  },
+  restoreVault: {
+    method: "POST",
+    path: "/api/v1/vaults/{id}/restore",
+    summary: "Restore an archived vault",
+    pathParams: idParam,
+    successStatus: 204,
+    errorStatuses: [400],
+    retry: "safe",
+    resource: "vault",
+  },
+  renameVault: {
+    method: "PUT",
+    path: "/api/v1/vaults/{id}/name",
+    summary: "Rename vault",
+    pathParams: idParam,
+    body: RenameVaultRequest,
+    successStatus: 204,
+    errorStatuses: [404, 409],
+    retry: "safe",
+    resource: "vault",
+  },
+  createVaultAddress: {
+    method: "POST",
+    path: "/api/v1/vaults/{id}/addresses",
+    summary: "Create a UTXO vault address",
+    pathParams: idParam,
+    body: CreateVaultAddressRequest,
+    response: UtxoVaultAddress,
+    successStatus: 201,
+    errorStatuses: [400, 404],
+    retry: "never",
+    resource: "vault",
+  },
+  listVaultAddresses: {
+    method: "GET",
+    path: "/api/v1/vaults/{id}/addresses",
+    summary: "List the addresses of a UTXO vault",
+    pathParams: idParam,
+    query: ListVaultAddressesQuery,
+    response: ListVaultAddressesResponse,
+    successStatus: 200,
+    errorStatuses: [404],
+    retry: "safe",
+    list: { itemsKey: "addresses", maxPageSize: MAX_PAGE_SIZE },
+    resource: "vault",
+  },
+  renameVaultAddress: {
+    method: "PUT",
+    path: "/api/v1/vaults/addresses/{id}/name",
+    summary: "Rename a vault address",
+    pathParams: idParam,
+    body: RenameVaultRequest,
+    successStatus: 204,
+    errorStatuses: [404, 409],
+    retry: "safe",
+    resource: "vault_address",
+  },
+  createTransaction: {
+    method: "POST",
+    path: "/api/v1/transactions",
+    summary: "Create a transaction (signed)",
+    body: CreateTransactionRequest,
+    response: Transaction,
+    successStatus: 201, // 200 on an idempotent replay
+    errorStatuses: [400],
+    retry: "idempotency-key",
+    signed: true,
+  },
+  testWebhook: {
+    method: "POST",
+    path: "/api/v1/webhooks/test",
+    summary: "Send a test webhook",
+    body: TestWebhookRequest,
+    successStatus: 204,
+    errorStatuses: [400],
+    retry: "safe",
+  },
+  triggerTransactionWebhook: {
+    method: "POST",
+    path: "/api/v1/webhooks/trigger/transaction/{id}",
+    summary: "Resend a transaction's create and latest-state webhooks",
+    pathParams: idParam,
+    successStatus: 204,
+    errorStatuses: [404],
+    retry: "safe",
+    resource: "transaction",
+  },
+  triggerAuditLogWebhook: {
+    method: "POST",
+    path: "/api/v1/webhooks/trigger/audit-log/{id}",
+    summary: "Resend an audit-log record webhook",
+    pathParams: idParam,
+    successStatus: 204,
+    errorStatuses: [404],
+    retry: "safe",
+    resource: "audit_log",
+  },
+} as const satisfies Record<string, EndpointSpec>;
+
+export type EndpointName = keyof typeof endpoints;
+
+/** Fills a path template: `/api/v1/vaults/{id}` + `{id}` → `/api/v1/vaults/<id>`, each value URL-encoded. */
+export function fillPath(template: string, params: Record<string, string>): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`missing path parameter "${name}" for ${template}`);
+    return encodeURIComponent(value);
+  });
+}

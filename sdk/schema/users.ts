@@ -1,0 +1,144 @@
+/** Users and user groups (spec §4; api-fields.md §7.1, §7.2). */
+import { z } from "zod";
+import {
+  DateTime,
+  listEnvelope,
+  MAX_USERS_PAGE_SIZE,
+  pagingQuery,
+  queryArray,
+  queryBool,
+  Uuid,
+} from "./common";
+import {
+  UserGroupSortableFields,
+  UserGroupState,
+  UserRole,
+  UserSortableFields,
+  UserState,
+  UserStateOnGroup,
+  UserType,
+} from "./enums";
+import { Timestamps, UserGroupRef, UserRef } from "./refs";
+
+const userCommon = { id: Uuid, ...Timestamps };
+const groupArrays = {
+  user_groups: z.array(UserGroupRef).optional(),
+  pending_addition_to_user_groups: z.array(UserGroupRef).optional(),
+  pending_removal_from_user_groups: z.array(UserGroupRef).optional(),
+};
+
+export const PersonUser = z.looseObject({
+  ...userCommon,
+  user_type: z.literal("person"),
+  name: z.string().optional(),
+  email: z.string(),
+  state: UserState.or(z.string()),
+  role: UserRole.or(z.string()),
+  acknowledged_banners: z.array(z.string()).optional(),
+  ...groupArrays,
+});
+export const ApiUser = z.looseObject({
+  ...userCommon,
+  user_type: z.literal("api_user"),
+  name: z.string(),
+  state: z.string(),
+  role: UserRole.or(z.string()),
+  allowed_ip_settings: z
+    .looseObject({ allow_type: z.enum(["allow_all", "ip_list"]), ip_list: z.array(z.string()).optional() })
+    .optional(),
+  last_active_at: DateTime.optional(),
+  ...groupArrays,
+});
+export const ApiSignerUser = z.looseObject({
+  ...userCommon,
+  user_type: z.literal("api_signer"),
+  name: z.string(),
+  state: z.string(),
+  last_keep_alive_at: DateTime.optional(),
+});
+export const SystemUser = z.looseObject({
+  ...userCommon,
+  user_type: z.literal("system"),
+  name: z.string(),
+  state: z.string(),
+});
+/** `User`, a union on `user_type`. */
+export const User = z.discriminatedUnion("user_type", [PersonUser, ApiUser, ApiSignerUser, SystemUser]);
+export type User = z.infer<typeof User>;
+
+export const ListUsersQuery = z.object({
+  /** Sort order, e.g. `["name_asc"]`. */
+  sort_by: queryArray(UserSortableFields),
+  ...pagingQuery(MAX_USERS_PAGE_SIZE),
+  /** Only users of these types. */
+  types: queryArray(UserType),
+  /** Only users with these roles. */
+  roles: queryArray(UserRole),
+  /** Only users in these states. */
+  states: queryArray(UserState),
+  /** Include deleted users; default false. */
+  include_deleted: queryBool(),
+  /** Only users with these exact names. */
+  names: queryArray(z.string()),
+  /** Only users with these emails. */
+  emails: queryArray(z.string()),
+  /** Only these user ids. */
+  user_ids: queryArray(Uuid),
+  /** Only end users with these client-assigned ids. */
+  external_ids: queryArray(z.string()),
+  /** Only members of these groups. */
+  group_ids: queryArray(Uuid),
+  /** Exclude members of these groups. */
+  group_ids__not: queryArray(Uuid),
+  /** Membership states that count for `group_ids`. */
+  states_on_groups: queryArray(UserStateOnGroup),
+  /** Exclude these user ids. */
+  exclude_user_ids: queryArray(Uuid),
+});
+export type ListUsersQuery = z.input<typeof ListUsersQuery>;
+export const ListUsersResponse = listEnvelope("users", User);
+export type ListUsersResponse = z.infer<typeof ListUsersResponse>;
+
+export const UserGroup = z.looseObject({
+  id: Uuid,
+  ...Timestamps,
+  name: z.string().min(1),
+  users_count: z.number().int().min(0),
+  admins_count: z.number().int().min(0),
+  state: UserGroupState.or(z.string()),
+  modified_by: UserRef.optional(),
+  proposed_change: z
+    .looseObject({
+      id: Uuid,
+      created_at: DateTime,
+      created_by: UserRef.optional(),
+      new_name: z.string().optional(),
+      added_users: z.array(UserRef).optional(),
+      removed_users: z.array(UserRef).optional(),
+    })
+    .optional(),
+});
+export type UserGroup = z.infer<typeof UserGroup>;
+
+export const ListUserGroupsQuery = z.object({
+  ...pagingQuery(),
+  /** Only groups in these states. */
+  states: queryArray(UserGroupState),
+  /** Only these group ids. */
+  user_group_ids: queryArray(Uuid),
+  /** Only groups containing these users. */
+  user_ids: queryArray(Uuid),
+  /** Only groups last modified by these users. */
+  modified_by: queryArray(Uuid),
+  /** Exact group name. */
+  name: z.string().min(1, { message: "must not be empty" }).optional(),
+  /** Substring search over group names. */
+  search: z.string().min(1, { message: "must not be empty" }).optional(),
+  /** Exclude these group ids. */
+  exclude_user_group_ids: queryArray(Uuid),
+  /** Sort order. */
+  sort_by: queryArray(UserGroupSortableFields),
+});
+export type ListUserGroupsQuery = z.input<typeof ListUserGroupsQuery>;
+export const ListUserGroupsResponse = listEnvelope("user_groups", UserGroup);
+export type ListUserGroupsResponse = z.infer<typeof ListUserGroupsResponse>;

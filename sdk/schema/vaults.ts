@@ -1,0 +1,287 @@
+/** Vaults (spec §4 "Vaults"; api-fields.md §4). */
+import { z } from "zod";
+import { ChainUniqueId, DateTime, listEnvelope, pagingQuery, queryArray, queryInt, Uuid } from "./common";
+import {
+  BlackBoxKeyType,
+  CREATABLE_VAULT_TYPES,
+  ExchangeType,
+  ListVaultsSortableFields,
+  UtxoChainUniqueId,
+  VAULT_TYPES,
+  VaultOriginType,
+  VaultState,
+  VaultType,
+} from "./enums";
+import { OwnedAsset } from "./assets";
+import { UtxoVaultAddress } from "./addresses";
+import { ChainRef } from "./chains";
+import { KeysetRef, Timestamps, UserRef, VaultGroupRef } from "./refs";
+
+const vaultCommon = {
+  id: Uuid,
+  ...Timestamps,
+  name: z.string(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+  created_by: UserRef.optional(),
+  /** Deprecated single group; real traffic still sends it. */
+  vault_group: VaultGroupRef.optional(),
+  /** Older responses have no `vault_groups`; treat a missing list as unknown, not empty. */
+  vault_groups: z.array(VaultGroupRef).optional(),
+  skip_indexing_reason: z.string().optional(),
+  is_external_signer: z.boolean().optional(),
+  native_assets: z.array(OwnedAsset).optional(),
+  are_all_chains_disabled: z.boolean().optional(),
+  state: VaultState.or(z.string()),
+};
+
+/** Fields of every MPC vault (all types but exchange and safe). */
+const mpcFields = {
+  /** Deprecated in favour of `derivation_info`. */
+  derivation_path: z.string().optional(),
+  /** Base64 SEC1-compressed (ECDSA/Schnorr) or raw 32-byte (EdDSA) public key. */
+  public_key_compressed: z.string().optional(),
+  derivation_info: z
+    .looseObject({
+      derivation_path: z.string(),
+      master_public_key: z.looseObject({ id: Uuid, xpub: z.string() }),
+    })
+    .optional(),
+  key_holder: UserRef.optional(),
+  origin_type: VaultOriginType.or(z.string()).optional(),
+  /** Not in the published schema; seen on real MPC vaults. */
+  keyset: KeysetRef.optional(),
+};
+
+function mpcVault<T extends string, S extends z.core.$ZodLooseShape>(type: T, extra: S) {
+  return z.looseObject({ ...vaultCommon, ...mpcFields, type: z.literal(type), ...extra });
+}
+
+export const EvmVault = mpcVault("evm", {
+  address: z.string(),
+  smart_contract_states: z.record(z.string(), z.string()).optional(),
+});
+export const SolanaVault = mpcVault("solana", { address: z.string() });
+export const AptosVault = mpcVault("aptos", { address: z.string() });
+export const SuiVault = mpcVault("sui", { address: z.string() });
+export const StarknetVault = mpcVault("starknet", {
+  address: z.string(),
+  activation_state: z.string().optional(),
+  activating_transaction_id: Uuid.optional(),
+});
+export const StellarVault = mpcVault("stellar", { address: z.string() });
+export const StacksVault = mpcVault("stacks", { address: z.string() });
+export const TronVault = mpcVault("tron", {
+  address: z.string(),
+  energy_and_bandwidth_data_map: z.record(z.string(), z.unknown()).optional(),
+});
+export const TonVault = mpcVault("ton", {
+  raw_account: z.string(),
+  base64_url_bounceable_account: z.string().optional(),
+  base64_url_non_bounceable_account: z.string().optional(),
+  state_init: z.string().optional(),
+});
+export const CosmosVault = mpcVault("cosmos", {
+  main_address: z.string(),
+  evm_address: z.string().optional(),
+  chains_addresses: z
+    .array(z.looseObject({ type: z.string(), chain: ChainUniqueId, address: z.string() }))
+    .optional(),
+});
+export const CantonVault = mpcVault("canton", {
+  address: z.string(),
+  chain_state_map: z.record(z.string(), z.unknown()).optional(),
+});
+export const ArchVault = mpcVault("arch", {
+  arch_address: z.string(),
+  arch_mainnet_deposit_address: z.unknown().optional(),
+  arch_testnet_deposit_address: z.unknown().optional(),
+  bitcoin_mainnet_address: z.unknown().optional(),
+  bitcoin_testnet_address: z.unknown().optional(),
+});
+export const UtxoVault = mpcVault("utxo", {
+  chain: ChainRef,
+  default_address: UtxoVaultAddress,
+  default_next_address_name: z.string().optional(),
+  taproot_key_public_compressed: z.string().optional(),
+});
+export const BlackBoxVault = mpcVault("black_box", {
+  details: z.looseObject({ type: BlackBoxKeyType.or(z.string()) }),
+});
+export const ExchangeVault = z.looseObject({
+  ...vaultCommon,
+  type: z.literal("exchange"),
+  exchange_type: ExchangeType.or(z.string()),
+  logo_url: z.string().optional(),
+  is_balance_data_outdated: z.boolean().optional(),
+  account: z.looseObject({ type: z.string() }).optional(),
+  change_request_id: z.string().nullable().optional(),
+});
+export const SafeVault = z.looseObject({
+  ...vaultCommon,
+  type: z.literal("safe"),
+  address: z.string(),
+  logo_url: z.string().optional(),
+  change_request_id: z.string().nullable().optional(),
+});
+
+/** `Vault`, a union on `type` (also `GetVaultResponse` and `CreateVaultResponse`). */
+export const Vault = z.discriminatedUnion("type", [
+  EvmVault,
+  SolanaVault,
+  AptosVault,
+  SuiVault,
+  StarknetVault,
+  StellarVault,
+  StacksVault,
+  TronVault,
+  TonVault,
+  CosmosVault,
+  CantonVault,
+  ArchVault,
+  UtxoVault,
+  BlackBoxVault,
+  ExchangeVault,
+  SafeVault,
+]);
+export type Vault = z.infer<typeof Vault>;
+/** Every `type` the union models; a response with another type fails loudly rather than half-parsing. */
+export const MODELLED_VAULT_TYPES = VAULT_TYPES;
+
+// ---- requests ------------------------------------------------------------------------------------------
+
+const ImportOptions = z.discriminatedUnion("origin", [
+  z.object({ origin: z.literal("imported_keys"), key_id: Uuid, derivation_path: z.string().optional() }),
+  z.object({
+    origin: z.literal("external_signer"),
+    public_key_compressed: z.string().min(1),
+    chain_code: z.string().optional(),
+  }),
+]);
+
+const createCommon = {
+  /** Vault name; must be unique in the organization. */
+  name: z.string().min(1, { message: "must not be empty" }),
+  /** End user (consumer wallet) that holds the key; only for end-user vaults. */
+  end_user_id: Uuid.optional(),
+  /** Vault group to create the vault in; defaults to the organization's "Default" group. */
+  vault_group_id: Uuid.optional(),
+};
+const withImport = { ...createCommon, import_options: ImportOptions.optional() };
+
+function createVariant<T extends string, S extends z.core.$ZodShape>(type: T, shape: S) {
+  return z.object({ type: z.literal(type), ...shape });
+}
+
+const simpleCreatable = CREATABLE_VAULT_TYPES.filter(
+  (t) => !["black_box", "utxo", "safe", "arch", "stacks"].includes(t),
+);
+
+/** `CreateVaultRequest`, a union on `type`. Exchange vaults cannot be created. */
+export const CreateVaultRequest = z.discriminatedUnion("type", [
+  ...simpleCreatable.map((t) => createVariant(t, withImport)),
+  createVariant("arch", createCommon),
+  createVariant("stacks", createCommon),
+  createVariant("black_box", { ...withImport, key_type: BlackBoxKeyType }),
+  createVariant("utxo", { ...withImport, chain: UtxoChainUniqueId }),
+  createVariant("safe", {
+    ...createCommon,
+    address: z
+      .string()
+      .regex(/^0x[a-fA-F0-9]{40}$/, { message: "must be a 0x-prefixed 20-byte hex address" }),
+  }),
+] as unknown as [z.ZodObject, z.ZodObject, ...z.ZodObject[]]);
+/** A create-vault body; `type` selects the variant. */
+export type CreateVaultRequest = {
+  /** Vault name; must be unique in the organization. */
+  name: string;
+  /** Vault type; `exchange` cannot be created. */
+  type: Exclude<VaultType, "exchange">;
+  /** End user that holds the key (end-user vaults only). */
+  end_user_id?: string;
+  /** Vault group to create the vault in. */
+  vault_group_id?: string;
+  /** Import an existing key instead of generating one. */
+  import_options?: z.input<typeof ImportOptions>;
+  /** Key type; required for `black_box`. */
+  key_type?: z.infer<typeof BlackBoxKeyType>;
+  /** UTXO chain; required for `utxo`. */
+  chain?: z.infer<typeof UtxoChainUniqueId>;
+  /** Existing Safe address; required for `safe`. */
+  address?: string;
+};
+
+/** `RenameVaultRequest`; the same body renames addresses. */
+export const RenameVaultRequest = z.object({
+  /** The new name. */
+  name: z.string().min(1, { message: "must not be empty" }),
+});
+export type RenameVaultRequest = z.input<typeof RenameVaultRequest>;
+
+/** `SubmitUpdateVaultChangeProposalRequest`. */
+export const SubmitUpdateVaultChangeProposalRequest = z.object({
+  diff: z.object({
+    /** Vault groups to add the vault to. */
+    added_vault_group_ids: z.array(Uuid).optional(),
+    /** Vault groups to remove the vault from. */
+    removed_vault_group_ids: z.array(Uuid).optional(),
+  }),
+});
+export type SubmitUpdateVaultChangeProposalRequest = z.input<typeof SubmitUpdateVaultChangeProposalRequest>;
+
+export const ListVaultsQuery = z.object({
+  /** Sort order. */
+  sort_by: queryArray(ListVaultsSortableFields),
+  ...pagingQuery(),
+  /** Only these vault ids. */
+  vault_ids: queryArray(Uuid),
+  /** Only vaults with these full names. */
+  names: queryArray(z.string()),
+  /** Only these vault types. */
+  vault_types: queryArray(VaultType),
+  /** Only vaults in these states. */
+  vault_states: queryArray(VaultState),
+  /** Only vaults whose key is held by these users. */
+  key_holder_ids: queryArray(Uuid),
+  /** Only vaults in (or pending addition to) these vault groups. */
+  vault_group_ids: queryArray(Uuid),
+  /** Exclude vaults in these vault groups. */
+  exclude_vault_group_ids: queryArray(Uuid),
+  /** Exclude these vault ids. */
+  exclude_vault_ids: queryArray(Uuid),
+  /** Only native or only imported vaults. */
+  origin_type: VaultOriginType.optional(),
+  /** Only vaults with these account addresses. */
+  account_addresses: queryArray(z.string()),
+  /** Fill `native_assets` with the positive native balances on these chains. */
+  positive_native_balance_chain_ids: queryArray(ChainUniqueId),
+});
+export type ListVaultsQuery = z.input<typeof ListVaultsQuery>;
+export const ListVaultsResponse = listEnvelope("vaults", Vault);
+export type ListVaultsResponse = z.infer<typeof ListVaultsResponse>;
+
+export const ExportVaultsQuery = z.object({
+  /** Number of vault/asset pairs to export; unlimited when not set. */
+  limit: queryInt(0),
+  /** Only these vaults (the real parameter is spelled `vaults_ids`). */
+  vaults_ids: queryArray(Uuid),
+  /** Only these vault types. */
+  vault_types: queryArray(VaultType),
+});
+export type ExportVaultsQuery = z.input<typeof ExportVaultsQuery>;
+
+export const Export = z.looseObject({
+  id: Uuid,
+  creation_time: DateTime,
+  type: z.enum(["csv", "zip"]).or(z.string()),
+  state: z.enum(["created", "in_progress", "aborted", "ready", "error"]).or(z.string()),
+  organization_id: z.string(),
+  user_id: z.string(),
+  resource_type: z.string(),
+  successful_items_count: z.number().int(),
+  failed_items_count: z.number().int(),
+  total_items_count: z.number().int(),
+  request_id: z.string(),
+  download_url: z.string(),
+  expiration_time: DateTime,
+});
+export type Export = z.infer<typeof Export>;
