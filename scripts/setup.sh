@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Shared set-up for the demo, the tests and the benchmarks: dependencies, build, Pulumi engine.
+# Each step is skipped when it is already done, so only a fresh machine pays for it.
+# Source it: `source scripts/setup.sh`; it exports PULUMI_CUSTODY_BIN (the engine's bin dir).
+set -euo pipefail
+REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$REPO_ROOT"
+
+step() { printf '\n==> %s\n' "$*"; }
+
+# npm ci only when the lock file changed since the last install (or there is no node_modules).
+lock_hash="$(sha256sum package-lock.json | cut -d' ' -f1)"
+stamp="node_modules/.pulumi-custody-lock-hash"
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$lock_hash" ]; then
+  step "Installing npm dependencies (npm ci)"
+  npm ci --no-audit --no-fund
+  echo "$lock_hash" > "$stamp"
+else
+  step "npm dependencies are up to date"
+fi
+
+step "Building TypeScript (npm run build)"
+npm run --silent build
+
+step "Making the Pulumi engine available (scripts/install-pulumi.sh)"
+PULUMI_CUSTODY_BIN="$(bash scripts/install-pulumi.sh)"
+export PULUMI_CUSTODY_BIN
+export PATH="$PULUMI_CUSTODY_BIN:$PATH"
+echo "pulumi $(pulumi version) at $PULUMI_CUSTODY_BIN"

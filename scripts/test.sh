@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The test command (README, CI): set-up, lint, unit tests, then end-to-end tests with the real engine.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
+
+logs="$(mktemp -d)"
+trap 'rm -rf "$logs"' EXIT
+
+step "Lint and format check (biome)"
+npx biome ci .
+
+status=0
+step "Unit tests (mocha)"
+npx mocha 2>&1 | tee "$logs/unit.log" || status=1
+
+step "End-to-end tests with the real Pulumi engine (mocha)"
+npx mocha --config .mocharc.e2e.json 2>&1 | tee "$logs/e2e.log" || status=1
+
+# One closing line for both suites, e.g. "tests: 212 passed, 0 failed".
+count() { grep -hoE "^ +[0-9]+ $1" "$logs"/*.log | awk '{s+=$1} END {print s+0}'; }
+passed="$(count passing)"
+failed="$(count failing)"
+echo
+echo "tests: ${passed} passed, ${failed} failed"
+if [ "$status" -ne 0 ] || [ "$failed" -ne 0 ] || [ "$passed" -eq 0 ]; then exit 1; fi
