@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# Makes the real Pulumi engine (CLI + Node.js language host + dynamic-provider plugin) available
+# at the version pinned in package.json, and prints the directory that holds the binaries.
+#
+# Order of preference:
+#   1. a `pulumi` already on PATH that reports the pinned version (plus a pulumi-language-nodejs beside it);
+#   2. a cached build under $PULUMI_CUSTODY_CACHE (default ~/.cache/pulumi-custody);
+#   3. a fresh build from Go modules, then cached:
+#        - the CLI from engine/pulumi-cli (github.com/pulumi/pulumi/pkg/v3, checksums in its go.sum), built once;
+#        - our language host from engine/language-nodejs, rebuilt whenever its source changes.
+#
+# Progress goes to stderr; the only line on stdout is the bin directory, so callers can do
+#   PULUMI_BIN=$(scripts/install-pulumi.sh)
+set -euo pipefail
+
+PULUMI_VERSION="${PULUMI_VERSION:-3.248.0}"
+CACHE_ROOT="${PULUMI_CUSTODY_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-custody}"
+VERSION_DIR="$CACHE_ROOT/pulumi-v$PULUMI_VERSION"
+BIN_DIR="$VERSION_DIR/bin"
+REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+HOST_SRC="$REPO_ROOT/engine/language-nodejs"
+CLI_SRC="$REPO_ROOT/engine/pulumi-cli"
+# Records which source the cached language host was built from.
+HOST_STAMP="$BIN_DIR/.pulumi-language-nodejs.source-sha256"
+
+log() { printf '[install-pulumi] %s\n' "$*" >&2; }
+die() { printf '[install-pulumi] error: %s\n' "$*" >&2; exit 1; }
+
+reports_pinned_version() { # $1 = path to a pulumi binary
+  local v
+  v="$("$1" version 2>/dev/null || true)"
+  [ "${v#v}" = "$PULUMI_VERSION" ]
+}
+
+# Hash of every file of the language host, by path relative to its directory, so the cache follows
+# source edits but not the checkout location.
+host_source_hash() {
+  (cd "$HOST_SRC" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -d' ' -f1)
+}
+
+# The dynamic-provider plugin is a 4-line shell script shipped at the root of the @pulumi/pulumi
+# npm package; take it from node_modules, or from the registry tarball on a machine without one.
+install_provider_plugin() { # $1 = bin dir
+  local target="$1/pulumi-resource-pulumi-nodejs" src="$REPO_ROOT/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs"
+  [ -x "$target" ] && return 0
+  if [ ! -f "$src" ]; then
+    local tmp; tmp="$(mktemp -d)"
+    log "fetching pulumi-resource-pulumi-nodejs from @pulumi/pulumi@$PULUMI_VERSION"
+    (cd "$tmp" && npm pack --silent "@pulumi/pulumi@$PULUMI_VERSION" >/dev/null && tar -xzf ./*.tgz package/pulumi-resource-pulumi-nodejs)
+    src="$tmp/package/pulumi-resource-pulumi-nodejs"
+  fi
+  cp "$src" "$target.tmp" && chmod 0755 "$target.tmp" && mv "$target.tmp" "$target"
+}
+
+cli_ready() { [ -x "$BIN_DIR/pulumi" ] && reports_pinned_version "$BIN_DIR/pulumi"; }
+host_ready() { [ -x "$BIN_DIR/pulumi-language-nodejs" ] && [ "$(cat "$HOST_STAMP" 2>/dev/null)" = "$(host_source_hash)" ]; }
+cache_ready() { cli_ready && host_ready && [ -x "$BIN_DIR/pulumi-resource-pulumi-nodejs" ]; }
+
+# 1. A matching pulumi on PATH. Our own cache dir is often on PATH too (scripts/setup.sh); it is
+#    left to step 2, which also checks that its language host matches the source.
+if on_path="$(command -v pulumi 2>/dev/null)" && reports_pinned_version "$on_path"; then
+  dir="$(dirname "$(readlink -f "$on_path")")"
+  if [ "$dir" != "$(readlink -f "$BIN_DIR" 2>/dev/null)" ] && [ -x "$dir/pulumi-language-nodejs" ]; then
+    [ -x "$dir/pulumi-resource-pulumi-nodejs" ] || install_provider_plugin "$dir" || true
+    if [ -x "$dir/pulumi-resource-pulumi-nodejs" ]; then log "using pulumi v$PULUMI_VERSION on PATH ($dir)"; echo "$dir"; exit 0; fi
+  fi
+fi
+
+# 2. The cache.
+if cache_ready; then
+  log "using cached pulumi v$PULUMI_VERSION ($BIN_DIR)"
+  echo "$BIN_DIR"; exit 0
+fi
+
+# 3. Build from Go modules.
+command -v go >/dev/null 2>&1 || die "no 'pulumi' v$PULUMI_VERSION with pulumi-language-nodejs on PATH, no up-to-date build in
+$BIN_DIR, and no Go toolchain to build one.
+Install Go >= 1.25 (https://go.dev/dl) or put pulumi v$PULUMI_VERSION and pulumi-language-nodejs on PATH, then run again."
+
+mkdir -p "$BIN_DIR"
+# One build at a time per cache: the demo and the tests may start together.
+exec 9>"$VERSION_DIR/.lock"
+flock 9
+if cache_ready; then echo "$BIN_DIR"; exit 0; fi
+
+# The Go checksum database is not reachable from build machines that only see the module proxy.
+# Integrity comes from the go.sum files committed in engine/, which -mod=readonly enforces.
+export GOTOOLCHAIN=local CGO_ENABLED=0 GOSUMDB=off GOFLAGS="${GOFLAGS:-} -mod=readonly"
+LDF="-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$PULUMI_VERSION"
+build() { # $1 = output name, $2 = module dir, $3 = package
+  (cd "$2" && go build -trimpath -tags osusergo,grpcnotrace -ldflags "$LDF" -o "$BIN_DIR/$1.tmp" "$3" >&2)
+  mv "$BIN_DIR/$1.tmp" "$BIN_DIR/$1"
+}
+started=$SECONDS
+step() { log "[$((SECONDS - started))s] $*"; }
+
+if ! cli_ready; then
+  cli_src="$CLI_SRC"
+  if ! grep -q "github.com/pulumi/pulumi/pkg/v3 v$PULUMI_VERSION\$" "$CLI_SRC/go.mod"; then
+    # Another version than the one pinned in engine/: resolve it in a scratch copy (no pinned checksums).
+    cli_src="$VERSION_DIR/pulumi-cli"
+    step "resolving github.com/pulumi/pulumi/pkg/v3 v$PULUMI_VERSION in $cli_src"
+    rm -rf "$cli_src" && mkdir -p "$cli_src" && cp "$CLI_SRC/go.mod" "$CLI_SRC/go.sum" "$CLI_SRC/tools.go" "$cli_src/"
+    (cd "$cli_src" && GOFLAGS=-mod=mod go get "github.com/pulumi/pulumi/pkg/v3@v$PULUMI_VERSION" \
+      "github.com/pulumi/pulumi/sdk/v3@v$PULUMI_VERSION" >&2 && GOFLAGS=-mod=mod go mod tidy >&2)
+  fi
+  log "building pulumi v$PULUMI_VERSION into $BIN_DIR"
+  log "this happens once per machine and takes about 5-25 minutes on 2 cores; later runs use the cache"
+  step "downloading Go modules for the CLI (go mod download)"
+  (cd "$cli_src" && go mod download >&2)
+  step "compiling pulumi (the long step)"
+  build pulumi "$cli_src" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi
+  reports_pinned_version "$BIN_DIR/pulumi" || die "built pulumi does not report v$PULUMI_VERSION"
+fi
+
+if ! host_ready; then
+  hash="$(host_source_hash)"
+  step "compiling pulumi-language-nodejs from engine/language-nodejs"
+  build pulumi-language-nodejs "$HOST_SRC" .
+  echo "$hash" >"$HOST_STAMP"
+fi
+
+install_provider_plugin "$BIN_DIR"
+step "done: $("$BIN_DIR/pulumi" version) in $BIN_DIR"
+echo "$BIN_DIR"
