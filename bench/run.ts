@@ -1,0 +1,124 @@
+/**
+ * The benchmark harness: `node dist/bench/run.js [--only <figure>] [--quick]` (`npm run bench` runs it after
+ * set-up). Runs the figures one after the other, prints a table, writes `bench/results/latest.json`, and on a
+ * full run renders `BENCHMARKS.md`.
+ */
+import * as fs from "node:fs";
+import { figures } from "./figures";
+import { killAllChildren } from "./support/children";
+import type { FigureResult } from "./support/results";
+import { describeMachine } from "./support/machine";
+import { parseOptions } from "./support/options";
+import { formatSummaryTable } from "./support/print-table";
+import { renderBenchmarksMarkdown } from "./support/render-markdown";
+import { repoPath } from "./support/repo";
+import { type BenchResults, readResults, writeResults } from "./support/results";
+import { elapsedMs, nowNs } from "./support/timing";
+
+const RESULTS_FILE = repoPath("bench", "results", "latest.json");
+const MARKDOWN_FILE = repoPath("BENCHMARKS.md");
+
+async function main(): Promise<number> {
+  const options = parseOptions(process.argv.slice(2));
+  if (options.renderOnly) {
+    const results = await readResults(RESULTS_FILE);
+    await fs.promises.writeFile(MARKDOWN_FILE, renderBenchmarksMarkdown(results));
+    process.stderr.write(`rendered ${MARKDOWN_FILE} from ${RESULTS_FILE}\n`);
+    return 0;
+  }
+
+  const selected = options.only.length === 0 ? figures : options.only.map(findFigure);
+  const started = nowNs();
+  const date = new Date().toISOString();
+  const machine = await describeMachine();
+  process.stderr.write(
+    `bench: ${selected.map((f) => f.id).join(", ")}${options.quick ? " (quick)" : ""} on ${machine.cpuModel}, ` +
+      `${machine.cores} cores, Node ${machine.node}, ${machine.pulumiCli}\n`,
+  );
+
+  const results: FigureResult[] = [];
+  for (const figure of selected) {
+    const figureStart = nowNs();
+    const log = (message: string) => process.stderr.write(`[${figure.id}] ${message}\n`);
+    log(`figure ${figure.number}: ${figure.title}`);
+    let result: FigureResult;
+    try {
+      const outcome = await figure.run({ quick: options.quick, log });
+      result = {
+        id: figure.id,
+        number: figure.number,
+        title: figure.title,
+        method: figure.method,
+        ...outcome,
+        durationS: elapsedMs(figureStart) / 1000,
+      };
+    } catch (err) {
+      const message = err instanceof Error ? (err.stack ?? err.message) : String(err);
+      log(`FAILED: ${message}`);
+      result = {
+        id: figure.id,
+        number: figure.number,
+        title: figure.title,
+        method: figure.method,
+        settings: {},
+        comparisons: [],
+        notes: [],
+        error: message,
+        durationS: elapsedMs(figureStart) / 1000,
+      };
+    }
+    results.push(result);
+    log(`done in ${result.durationS.toFixed(0)} s`);
+  }
+
+  const run: BenchResults = {
+    format: 1,
+    date,
+    quick: options.quick,
+    command: ["npm run bench", ...(process.argv.length > 2 ? ["--", ...process.argv.slice(2)] : [])].join(
+      " ",
+    ),
+    machine,
+    figures: results,
+    durationS: elapsedMs(started) / 1000,
+  };
+  await writeResults(RESULTS_FILE, run);
+  process.stdout.write(`\n${formatSummaryTable(results)}\n\n`);
+  process.stdout.write(`results: ${RESULTS_FILE}\n`);
+  if (options.markdown) {
+    await fs.promises.writeFile(MARKDOWN_FILE, renderBenchmarksMarkdown(run));
+    process.stdout.write(`rendered: ${MARKDOWN_FILE}\n`);
+  }
+  process.stdout.write(`total: ${run.durationS.toFixed(0)} s\n`);
+  // A figure that could not run fails the command; a missed target does not (it is a finding, reported).
+  return results.some((r) => r.error) ? 1 : 0;
+}
+
+function findFigure(key: string) {
+  const figure = figures.find((f) => f.id === key || String(f.number) === key);
+  if (!figure) {
+    throw new Error(
+      `unknown figure ${JSON.stringify(key)}; known: ${figures.map((f) => `${f.number}=${f.id}`).join(", ")}`,
+    );
+  }
+  return figure;
+}
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    killAllChildren();
+    process.exit(130);
+  });
+}
+
+main().then(
+  (code) => {
+    killAllChildren();
+    process.exit(code);
+  },
+  (err: unknown) => {
+    killAllChildren();
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(2);
+  },
+);

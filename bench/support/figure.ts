@@ -1,0 +1,27 @@
+/** What every module under `bench/figures/` exports. */
+import type { FigureResult } from "./results";
+
+/** Settings shared by all figures of a run. */
+export interface FigureContext {
+  /** `--quick`: smaller N and fewer samples, for a fast smoke run. Numbers are indicative only. */
+  quick: boolean;
+  /** Progress line on stderr, prefixed with the figure id. */
+  log: (message: string) => void;
+}
+
+/** The result a figure returns; the runner adds the id, number, title and duration. */
+export type FigureOutcome = Omit<FigureResult, "id" | "number" | "title" | "method" | "durationS">;
+
+/** One benchmark figure. */
+export interface Figure {
+  /** Stable id for `--only`, e.g. `engine`. */
+  id: string;
+  /** Figure number as in the issue. */
+  number: number;
+  /** Heading. */
+  title: string;
+  /** How ours and the floors are measured, in Markdown paragraphs (rendered above the numbers). */
+  method: string[];
+  /** Runs the figure; throws if it cannot (the runner records the error and goes on). */
+  run: (context: FigureContext) => Promise<FigureOutcome>;
+}
