@@ -105,7 +105,7 @@ if ! cli_ready; then
       "github.com/pulumi/pulumi/sdk/v3@v$PULUMI_VERSION" >&2 && GOFLAGS=-mod=mod go mod tidy >&2)
   fi
   log "building pulumi v$PULUMI_VERSION into $BIN_DIR"
-  log "this happens once per machine and takes about 5-25 minutes on 2 cores; later runs use the cache"
+  log "this happens once per machine and takes a few minutes (about 4 on 2 cores); later runs use the cache"
   step "downloading Go modules for the CLI (go mod download)"
   (cd "$cli_src" && go mod download >&2)
   step "compiling pulumi (the long step)"
