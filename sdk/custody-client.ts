@@ -1,0 +1,252 @@
+/**
+ * `CustodyClient`: a typed client for every endpoint of the custody API v0.2.0.
+ *
+ * ```ts
+ * const client = new CustodyClient({ baseUrl: "https://api.example.com", accessToken: process.env.TOKEN! });
+ * const vault = await client.vaults.create({ type: "evm", name: "treasury" });
+ * for await (const user of client.users.listAll({ roles: ["admin"] })) console.log(user.id);
+ * ```
+ */
+import { inspect } from "node:util";
+import type { Dispatcher } from "undici";
+import { CustodyConfigurationError, CustodyErrorCode } from "./errors";
+import {
+  type CustodyLogger,
+  type EndpointResponse,
+  type RequestArgs,
+  RequestPipeline,
+} from "./request-pipeline";
+import { Blockchains } from "./resources/blockchains";
+import { Transactions } from "./resources/transactions";
+import { UserGroups } from "./resources/user-groups";
+import { Users } from "./resources/users";
+import { Vaults } from "./resources/vaults";
+import { Webhooks } from "./resources/webhooks";
+import type { EndpointName } from "./schema/endpoints";
+import { type PemKey, p256PrivateScalar } from "./signing/pem-keys";
+import { parseBaseUrl } from "./transport/base-url";
+import { HttpTransport } from "./transport/http-transport";
+import { DEFAULT_REQUESTS_PER_MINUTE, RateLimiter } from "./transport/rate-limiter";
+import { RetryPolicy } from "./transport/retry-policy";
+import { realSleep, type Sleep } from "./transport/sleep";
+import { SDK_VERSION } from "./version";
+
+/** Options of {@link CustodyClient}. */
+export interface CustodyClientOptions {
+  /**
+   * The service's base URL, e.g. `https://api.example.com` (endpoint paths add `/api/v1/…`). Must be
+   * `https://`; plain `http://` is accepted only for loopback hosts (localhost, 127.0.0.0/8, ::1).
+   */
+  baseUrl: string;
+  /** The API user's access token (a JWT), sent as `Authorization: Bearer …` (spec §5.1). */
+  accessToken: string;
+  /**
+   * The API user's P-256 private key (PEM: PKCS#8 `PRIVATE KEY` or SEC1 `EC PRIVATE KEY`, or a KeyObject).
+   * Needed only for signed calls (`transactions.create`, spec §5.2). It is parsed once and never logged.
+   */
+  apiUserPrivateKey?: PemKey;
+  /** Retries of a failed call (408, 429, 5xx, connection errors) for endpoints safe to repeat; default 3. */
+  maxRetries?: number;
+  /** Time limit of one attempt in ms (connect, send, full response); default 30,000. */
+  timeoutMs?: number;
+  /** Client-side rate limit; default 180 per minute (the service documents 200). `0` disables it. */
+  requestsPerMinute?: number;
+  /** An undici dispatcher (Agent, Pool, ProxyAgent, MockAgent…); by default the client makes a keep-alive Agent. */
+  dispatcher?: Dispatcher;
+  /** Appended to the `user-agent` header, e.g. `my-app/1.2`. */
+  userAgent?: string;
+  /**
+   * What to do when a success response does not match its schema. `"throw"` (default): reject with
+   * `CustodyResponseValidationError`, which carries the raw body. `"warn"`: log through `logger.warn` and
+   * resolve to the raw body, unchecked.
+   */
+  responseValidation?: "throw" | "warn";
+  /** Receives retry notices (`debug`) and response-schema warnings (`warn`). Never receives credentials. */
+  logger?: CustodyLogger;
+  /** Pages fetched in parallel by `listAll` after the first; default 4. */
+  listConcurrency?: number;
+  /** Fine-tuning of retries and rate limiting, and injection points for tests. */
+  advanced?: CustodyClientAdvancedOptions;
+}
+
+/** Rarely needed knobs; tests use them to control time. */
+export interface CustodyClientAdvancedOptions {
+  /** First backoff ceiling in ms; default 500. */
+  retryBaseDelayMs?: number;
+  /** Largest backoff ceiling in ms; default 20,000. */
+  retryMaxDelayMs?: number;
+  /** Longest `Retry-After` that is waited out (longer ones are surfaced as errors); default 60,000 ms. */
+  maxRetryAfterMs?: number;
+  /** Rate limiter bucket size; default 20. */
+  rateLimitBurst?: number;
+  /** Current time in ms since the epoch (also the `x-timestamp` of signed calls); default `Date.now`. */
+  now?: () => number;
+  /** Waiting between retries and for the rate limiter; default real timers. */
+  sleep?: Sleep;
+  /** Random numbers in [0, 1) for backoff jitter; default `Math.random`. */
+  random?: () => number;
+}
+
+/** A client for the custody API v0.2.0. */
+export class CustodyClient {
+  /** The normalised base URL. */
+  readonly baseUrl: string;
+  /** Blockchains and suggested fees. */
+  readonly blockchains: Blockchains;
+  /** Users. */
+  readonly users: Users;
+  /** User groups. */
+  readonly userGroups: UserGroups;
+  /** Vaults, with `vaults.assets` and `vaults.addresses`. */
+  readonly vaults: Vaults;
+  /** Signed transaction creation. */
+  readonly transactions: Transactions;
+  /** Webhook triggers. */
+  readonly webhooks: Webhooks;
+  readonly #pipeline: RequestPipeline;
+  readonly #transport: HttpTransport;
+  readonly #signs: boolean;
+
+  /**
+   * @throws {CustodyConfigurationError} for a missing or malformed option: `ERR_CUSTODY_INSECURE_URL` for a
+   *   plain-http non-loopback `baseUrl`, `ERR_CUSTODY_INVALID_PRIVATE_KEY` for a key that is not P-256 PEM,
+   *   `ERR_CUSTODY_INVALID_CONFIG` otherwise. Messages never include the token or the key.
+   */
+  constructor(options: CustodyClientOptions) {
+    if (options === null || typeof options !== "object") {
+      throw configError("CustodyClient needs an options object: { baseUrl, accessToken, … }");
+    }
+    this.baseUrl = parseBaseUrl(options.baseUrl);
+    const accessToken = checkToken(options.accessToken);
+    const maxRetries = checkInteger("maxRetries", options.maxRetries, 3, 0, 10);
+    const timeoutMs = checkInteger("timeoutMs", options.timeoutMs, 30_000, 1, 600_000);
+    const requestsPerMinute = checkNumber(
+      "requestsPerMinute",
+      options.requestsPerMinute,
+      DEFAULT_REQUESTS_PER_MINUTE,
+    );
+    const listConcurrency = checkInteger("listConcurrency", options.listConcurrency, 4, 1, 16);
+    const responseValidation = options.responseValidation ?? "throw";
+    if (responseValidation !== "throw" && responseValidation !== "warn") {
+      throw configError(
+        `responseValidation must be "throw" or "warn" (got ${JSON.stringify(responseValidation)})`,
+      );
+    }
+    if (options.userAgent !== undefined && !/^[\x20-\x7e]*$/.test(String(options.userAgent))) {
+      throw configError("userAgent must be printable ASCII");
+    }
+    const privateScalar =
+      options.apiUserPrivateKey === undefined ? undefined : parseKey(options.apiUserPrivateKey);
+    const advanced = options.advanced ?? {};
+    const now = advanced.now ?? Date.now;
+    const sleep = advanced.sleep ?? realSleep;
+
+    this.#transport = new HttpTransport({ timeoutMs, dispatcher: options.dispatcher });
+    this.#signs = privateScalar !== undefined;
+    const secrets = [accessToken];
+    if (typeof options.apiUserPrivateKey === "string") secrets.push(options.apiUserPrivateKey.trim());
+    this.#pipeline = new RequestPipeline({
+      baseUrl: this.baseUrl,
+      accessToken,
+      privateScalar,
+      transport: this.#transport,
+      retryPolicy: new RetryPolicy({
+        maxRetries,
+        baseDelayMs: advanced.retryBaseDelayMs,
+        maxDelayMs: advanced.retryMaxDelayMs,
+        maxRetryAfterMs: advanced.maxRetryAfterMs,
+        random: advanced.random,
+        now,
+      }),
+      limiter:
+        requestsPerMinute === 0
+          ? undefined
+          : new RateLimiter({ requestsPerMinute, burst: advanced.rateLimitBurst, now, sleep }),
+      userAgent: `pulumi-custody-sdk/${SDK_VERSION} node/${process.versions.node}${
+        options.userAgent ? ` ${options.userAgent}` : ""
+      }`,
+      responseValidation,
+      logger: options.logger,
+      now,
+      sleep,
+      secrets,
+      listConcurrency,
+    });
+    this.blockchains = new Blockchains(this.#pipeline);
+    this.users = new Users(this.#pipeline);
+    this.userGroups = new UserGroups(this.#pipeline);
+    this.vaults = new Vaults(this.#pipeline);
+    this.transactions = new Transactions(this.#pipeline);
+    this.webhooks = new Webhooks(this.#pipeline);
+  }
+
+  /**
+   * Calls any endpoint of the table by name (see `schema/endpoints.ts`), with the same validation, retries and
+   * parsing as the namespace methods, which are thin wrappers around it.
+   */
+  request<N extends EndpointName>(name: N, args: RequestArgs = {}): Promise<EndpointResponse<N>> {
+    return this.#pipeline.request(name, args);
+  }
+
+  /** Closes the keep-alive connections the client opened (an injected `dispatcher` is left open). */
+  close(): Promise<void> {
+    return this.#transport.close();
+  }
+
+  /** Never prints the token or the key. */
+  [inspect.custom](): string {
+    return `CustodyClient { baseUrl: ${JSON.stringify(this.baseUrl)}, signing: ${this.#signs} }`;
+  }
+
+  /** Never serialises the token or the key. */
+  toJSON(): Record<string, unknown> {
+    return { baseUrl: this.baseUrl, signing: this.#signs };
+  }
+}
+
+function configError(message: string): CustodyConfigurationError {
+  return new CustodyConfigurationError(CustodyErrorCode.INVALID_CONFIG, message);
+}
+
+function checkToken(token: unknown): string {
+  if (typeof token !== "string" || token.trim() === "") {
+    throw configError(
+      "accessToken is required: the API user's access token (a JWT), without the 'Bearer ' prefix",
+    );
+  }
+  if (/^bearer\s/i.test(token)) {
+    throw configError("accessToken must be the bare token; the client adds the 'Bearer ' prefix itself");
+  }
+  // Header-safe characters only; the message never echoes the token.
+  if (!/^[\x21-\x7e]+$/.test(token)) {
+    throw configError("accessToken contains whitespace or non-printable characters");
+  }
+  return token;
+}
+
+function checkInteger(name: string, value: unknown, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
+    throw configError(`${name} must be an integer from ${min} to ${max} (got ${JSON.stringify(value)})`);
+  }
+  return value;
+}
+
+function checkNumber(name: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
+    throw configError(`${name} must be a number >= 0; 0 disables the limit (got ${JSON.stringify(value)})`);
+  }
+  return value;
+}
+
+function parseKey(key: PemKey): Uint8Array {
+  try {
+    return p256PrivateScalar(key);
+  } catch (err) {
+    throw new CustodyConfigurationError(
+      CustodyErrorCode.INVALID_PRIVATE_KEY,
+      `apiUserPrivateKey is unusable: ${(err as Error).message}`,
+    );
+  }
+}

@@ -1,0 +1,152 @@
+/**
+ * The one mapping from an error response to an error class (spec §7; bodies per api-fields.md §9).
+ */
+import {
+  CustodyErrorCode as Code,
+  CustodyAuthenticationError,
+  CustodyBadRequestError,
+  CustodyConflictError,
+  CustodyError,
+  type CustodyErrorCode,
+  type CustodyErrorFields,
+  CustodyNotFoundError,
+  CustodyPermissionError,
+  CustodyRateLimitError,
+  CustodyServerError,
+  CustodyTimeoutError,
+  CustodyValidationError,
+} from "./errors";
+import type { ValidationIssue } from "./schema/errors";
+import { describeIssues } from "./validation-issues";
+
+/** An error response and the call it answered. */
+export interface ErrorResponse {
+  /** HTTP status (not 2xx). */
+  status: number;
+  /** Response headers, lower-case names. */
+  headers: Record<string, string>;
+  /** Response body text. */
+  bodyText: string;
+  /** Method of the call. */
+  method: string;
+  /** Path of the call (no query string). */
+  path: string;
+  /** The endpoint's `resource`, used when a 404/409 body does not name one. */
+  resource?: string;
+  /** Attempts made. */
+  attempts: number;
+  /** For 429: the wait the service asked for, in ms. */
+  retryAfterMs?: number;
+}
+
+type ErrorClass = new (code: CustodyErrorCode, message: string, fields?: CustodyErrorFields) => CustodyError;
+
+const BY_STATUS: Record<number, [ErrorClass, CustodyErrorCode]> = {
+  400: [CustodyBadRequestError, Code.BAD_REQUEST],
+  401: [CustodyAuthenticationError, Code.AUTHENTICATION],
+  403: [CustodyPermissionError, Code.PERMISSION],
+  404: [CustodyNotFoundError, Code.NOT_FOUND],
+  408: [CustodyTimeoutError, Code.TIMEOUT],
+  409: [CustodyConflictError, Code.CONFLICT],
+  422: [CustodyValidationError, Code.VALIDATION],
+  429: [CustodyRateLimitError, Code.RATE_LIMITED],
+};
+
+/** Texts for statuses whose body says nothing (e.g. the real 429 body is `{}`). */
+const STATUS_TEXT: Record<number, string> = {
+  400: "Bad request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not found",
+  408: "Request timeout",
+  409: "Already exists",
+  422: "Validation error",
+  429: "Rate limit exceeded",
+  500: "Unexpected error",
+};
+
+const MAX_TEXT_DETAIL = 500;
+
+/** The error for a non-2xx response: class and code by status, fields from the body and headers. */
+export function errorFromResponse(res: ErrorResponse): CustodyError {
+  const body = parseBody(res.bodyText);
+  const record = isRecord(body) ? body : {};
+  const issues = readIssues(record.detail);
+  const title =
+    str(record.title) ?? STATUS_TEXT[res.status] ?? STATUS_TEXT[Math.floor(res.status / 100) * 100];
+  const detail =
+    issues !== undefined
+      ? describeIssues(issues)
+      : (str(record.detail) ?? (typeof body === "string" && body !== "" ? truncate(body) : undefined));
+  const resource =
+    str(record.resource) ?? (res.status === 404 || res.status === 409 ? res.resource : undefined);
+  const fields: CustodyErrorFields = {
+    status: res.status,
+    title,
+    detail,
+    fullDetail: str(record.full_detail),
+    requestId: str(record.request_id) ?? res.headers["x-request-id"],
+    errorType: str(record.error_type),
+    systemErrorCode: str(record.system_error_code),
+    resource,
+    method: res.method,
+    path: res.path,
+    issues,
+    retryAfterMs: res.status === 429 ? res.retryAfterMs : undefined,
+    // The service may have done the work before it timed out or failed.
+    outcomeUnknown: res.status === 408 || res.status >= 500,
+    attempts: res.attempts,
+    body,
+  };
+  const [cls, code] =
+    BY_STATUS[res.status] ??
+    (res.status >= 500 ? [CustodyServerError, Code.SERVER] : [CustodyError, Code.HTTP_STATUS]);
+  return new cls(code, messageFor(fields), fields);
+}
+
+/** `GET /api/v1/vaults/… failed with 404 Not found: Vault not found (resource: vault; request id: …)`. */
+function messageFor(f: CustodyErrorFields): string {
+  let text = `${f.method} ${f.path} failed with ${f.status}`;
+  if (f.title) text += ` ${f.title}`;
+  if (f.detail && f.detail !== f.title) text += `: ${f.detail}`;
+  const extras: string[] = [];
+  if (f.errorType) extras.push(`error type: ${f.errorType}`);
+  if (f.resource) extras.push(`resource: ${f.resource}`);
+  if (f.retryAfterMs !== undefined) extras.push(`retry after ${Math.ceil(f.retryAfterMs / 1000)} s`);
+  if (f.attempts !== undefined && f.attempts > 1) extras.push(`after ${f.attempts} attempts`);
+  if (f.requestId) extras.push(`request id: ${f.requestId}`);
+  return extras.length > 0 ? `${text} (${extras.join("; ")})` : text;
+}
+
+function parseBody(text: string): unknown {
+  if (text === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** The 422 `detail` list, when `detail` is one (`[{loc, msg, type}]`). */
+function readIssues(detail: unknown): ValidationIssue[] | undefined {
+  if (!Array.isArray(detail)) return undefined;
+  return detail.filter(isRecord).map((d) => ({
+    ...d,
+    loc: Array.isArray(d.loc) ? d.loc.filter((p) => typeof p === "string" || typeof p === "number") : [],
+    msg: str(d.msg) ?? "",
+    type: str(d.type) ?? "",
+  }));
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+function truncate(text: string): string {
+  const oneLine = text.replace(/\s+/g, " ").trim();
+  return oneLine.length > MAX_TEXT_DETAIL ? `${oneLine.slice(0, MAX_TEXT_DETAIL)}…` : oneLine;
+}

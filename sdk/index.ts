@@ -1,0 +1,21 @@
+/**
+ * `pulumi-custody/sdk`: a typed client for the custody API v0.2.0, request signing and webhook verification.
+ */
+export {
+  CustodyClient,
+  type CustodyClientAdvancedOptions,
+  type CustodyClientOptions,
+} from "./custody-client";
+export * from "./errors";
+export type { ListAllOptions } from "./pagination";
+export type { CallOptions, CustodyLogger, EndpointResponse, RequestArgs } from "./request-pipeline";
+export type { ListAllQuery } from "./resources/list-all-query";
+export type { CreateTransactionOptions } from "./resources/transactions";
+export * from "./schema";
+export type { PemKey } from "./signing/pem-keys";
+export { type SignRequestInput, signingMessage, signRequest } from "./signing/sign-request";
+export { verifyWebhookSignature } from "./signing/verify-webhook-signature";
+export { isLoopbackHost } from "./transport/base-url";
+export { DEFAULT_REQUESTS_PER_MINUTE } from "./transport/rate-limiter";
+export type { Sleep } from "./transport/sleep";
+export { SDK_VERSION } from "./version";

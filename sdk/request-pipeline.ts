@@ -1,0 +1,365 @@
+/**
+ * The single path every call takes: validate → build the request once → (rate limit → sign → send) with
+ * retries → map errors → parse the response. Driven entirely by the endpoint table (`schema/endpoints.ts`),
+ * so each namespace method is one line.
+ */
+import { randomUUID } from "node:crypto";
+import type { z } from "zod";
+import { errorFromResponse } from "./error-from-response";
+import {
+  CustodyAbortedError,
+  CustodyConfigurationError,
+  CustodyConnectionError,
+  type CustodyError,
+  CustodyErrorCode,
+  CustodyResponseValidationError,
+  CustodyValidationError,
+} from "./errors";
+import { redactSecrets } from "./redact";
+import { type EndpointName, type EndpointSpec, endpoints, fillPath } from "./schema/endpoints";
+import type { ValidationIssue } from "./schema/errors";
+import { signWithScalar } from "./signing/sign-request";
+import { TransportFailure, type TransportRequest, type TransportResponse } from "./transport/http-transport";
+import { encodeQuery } from "./transport/query-string";
+import type { RateLimiter } from "./transport/rate-limiter";
+import { type AttemptFailure, type RetryPolicy, serverRequestedDelayMs } from "./transport/retry-policy";
+import type { Sleep } from "./transport/sleep";
+import { describeIssues, type IssueLocation, requestErrorMap, toValidationIssues } from "./validation-issues";
+
+/** The success value of an endpoint: its parsed response schema, or `undefined` for 204 endpoints. */
+export type EndpointResponse<N extends EndpointName> = (typeof endpoints)[N] extends {
+  response: infer R extends z.ZodType;
+}
+  ? z.output<R>
+  : undefined;
+
+/** Per-call options every namespace method accepts last. */
+export interface CallOptions {
+  /** Cancels the call (including a pending retry wait); the call then rejects with `CustodyAbortedError`. */
+  signal?: AbortSignal;
+}
+
+/** The inputs of one call; each part is validated against the endpoint's schema before anything is sent. */
+export interface RequestArgs extends CallOptions {
+  /** Values for the `{placeholders}` of the path. */
+  pathParams?: Record<string, string>;
+  /** Query parameters (API names); arrays are sent as repeated keys. */
+  query?: object;
+  /** The JSON body (API names). It is sent exactly as given, after validation. */
+  body?: unknown;
+  /** Extra request headers (e.g. `x-idempotence-id`). Authorization and signing headers cannot be overridden. */
+  headers?: Record<string, string>;
+}
+
+/** Where diagnostics go. Messages never contain credentials. */
+export interface CustodyLogger {
+  /** Retries and other routine events. */
+  debug?(message: string, fields: Record<string, unknown>): void;
+  /** Responses that did not match their schema (with `responseValidation: "warn"`). */
+  warn?(message: string, fields: Record<string, unknown>): void;
+}
+
+/** The transport as the pipeline uses it (an interface, so tests could substitute one). */
+export interface Transport {
+  /** Sends one request; throws `TransportFailure` when no response arrived. */
+  send(req: TransportRequest): Promise<TransportResponse>;
+}
+
+/** Everything the pipeline needs; built by `CustodyClient`. */
+export interface RequestPipelineOptions {
+  baseUrl: string;
+  accessToken: string;
+  privateScalar?: Uint8Array;
+  transport: Transport;
+  retryPolicy: RetryPolicy;
+  limiter?: RateLimiter;
+  userAgent: string;
+  responseValidation: "throw" | "warn";
+  logger?: CustodyLogger;
+  now: () => number;
+  sleep: Sleep;
+  /** Strings scrubbed from anything the service sends back into an error. */
+  secrets: string[];
+  /** Default number of pages `listAll` keeps in flight. */
+  listConcurrency: number;
+}
+
+const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+const IDEMPOTENCY_HEADER = "x-idempotence-id";
+/** Headers the pipeline owns; a caller's values for them are ignored. */
+const RESERVED_HEADERS = new Set(["authorization", "x-signature", "x-timestamp", "content-type", "host"]);
+
+/** Validates, sends, retries and parses calls to the endpoints of the table. */
+export class RequestPipeline {
+  readonly #o: RequestPipelineOptions;
+  /** Default number of pages `listAll` keeps in flight. */
+  readonly listConcurrency: number;
+
+  constructor(options: RequestPipelineOptions) {
+    this.#o = options;
+    this.listConcurrency = options.listConcurrency;
+  }
+
+  /**
+   * Calls one endpoint of the table.
+   *
+   * @throws {CustodyValidationError} (`ERR_CUSTODY_INVALID_REQUEST`) when the inputs break the schema; nothing is sent.
+   * @throws {CustodyConfigurationError} when the endpoint is signed and no private key was configured.
+   * @throws {CustodyError} subclasses for error responses and transport failures (see `errors.ts`).
+   */
+  async request<N extends EndpointName>(name: N, args: RequestArgs = {}): Promise<EndpointResponse<N>> {
+    const spec: EndpointSpec = endpoints[name];
+    if (spec.signed && this.#o.privateScalar === undefined) {
+      throw new CustodyConfigurationError(
+        CustodyErrorCode.SIGNING_KEY_MISSING,
+        `${spec.method} ${spec.path} must be signed (spec §5.2); pass apiUserPrivateKey (the API user's P-256 ` +
+          "private key in PEM form) to the CustodyClient",
+        { method: spec.method, path: spec.path },
+      );
+    }
+    const path = this.#validate(spec, args);
+    const url = this.#o.baseUrl + path + encodeQuery(args.query as Record<string, unknown> | undefined);
+    // Serialised once: every retry (and the signature) uses these exact bytes (spec §5.2).
+    const bodyText = spec.body !== undefined ? JSON.stringify(args.body) : undefined;
+    const headers = this.#headers(spec, args, bodyText !== undefined);
+    return (await this.#send(name, spec, path, url, headers, bodyText, args.signal)) as EndpointResponse<N>;
+  }
+
+  /** Checks path params, query, body and headers; returns the filled path. */
+  #validate(spec: EndpointSpec, args: RequestArgs): string {
+    const issues: ValidationIssue[] = [];
+    const check = (schema: z.ZodType | undefined, value: unknown, where: IssueLocation) => {
+      if (schema === undefined) return;
+      if (value === undefined && where === "body") {
+        issues.push({ loc: ["body"], msg: "is required", type: "missing" });
+        return;
+      }
+      const result = schema.safeParse(value ?? {}, { error: requestErrorMap });
+      if (!result.success) issues.push(...toValidationIssues(result.error, where));
+    };
+    check(spec.pathParams, args.pathParams, "path");
+    check(spec.query, args.query, "query");
+    check(spec.body, args.body, "body");
+    if (spec.query === undefined && args.query !== undefined && Object.keys(args.query).length > 0) {
+      issues.push({ loc: ["query"], msg: "this endpoint takes no query parameters", type: "unexpected" });
+    }
+    if (spec.body === undefined && args.body !== undefined) {
+      issues.push({ loc: ["body"], msg: "this endpoint takes no body", type: "unexpected" });
+    }
+    const idempotencyId = lowerCaseKeys(args.headers)[IDEMPOTENCY_HEADER];
+    if (idempotencyId !== undefined && !UUID.test(idempotencyId)) {
+      issues.push({ loc: ["header", IDEMPOTENCY_HEADER], msg: "must be a UUID", type: "invalid_format" });
+    }
+    if (issues.length > 0) {
+      throw new CustodyValidationError(
+        CustodyErrorCode.INVALID_REQUEST,
+        `Invalid request for ${spec.method} ${spec.path}: ${describeIssues(issues)}`,
+        { issues, method: spec.method, path: spec.path },
+      );
+    }
+    return fillPath(spec.path, (args.pathParams ?? {}) as Record<string, string>);
+  }
+
+  #headers(spec: EndpointSpec, args: RequestArgs, hasBody: boolean): Record<string, string> {
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(lowerCaseKeys(args.headers))) {
+      if (!RESERVED_HEADERS.has(k)) headers[k] = v;
+    }
+    headers.accept = "application/json";
+    headers["user-agent"] = this.#o.userAgent;
+    headers.authorization = `Bearer ${this.#o.accessToken}`;
+    if (hasBody) headers["content-type"] = "application/json";
+    // Generated once per call, so every retry carries the same id and the service runs it at most once.
+    if (spec.retry === "idempotency-key" && headers[IDEMPOTENCY_HEADER] === undefined) {
+      headers[IDEMPOTENCY_HEADER] = randomUUID();
+    }
+    return headers;
+  }
+
+  async #send(
+    name: EndpointName,
+    spec: EndpointSpec,
+    path: string,
+    url: string,
+    baseHeaders: Record<string, string>,
+    bodyText: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<unknown> {
+    for (let attempt = 1; ; attempt++) {
+      let res: TransportResponse;
+      try {
+        await this.#o.limiter?.acquire(signal);
+        const headers = { ...baseHeaders };
+        if (spec.signed) {
+          // A fresh timestamp per attempt (the signature is valid for a short window) over the same bytes.
+          const timestamp = String(Math.floor(this.#o.now()));
+          headers["x-timestamp"] = timestamp;
+          headers["x-signature"] = signWithScalar(path, timestamp, bodyText ?? "", this.#o.privateScalar!);
+        }
+        res = await this.#o.transport.send({ method: spec.method, url, headers, body: bodyText, signal });
+      } catch (err) {
+        const failure = toTransportFailure(err, signal);
+        const delay = this.#o.retryPolicy.delayBeforeRetry(
+          spec.retry,
+          { kind: "transport", aborted: failure.kind === "aborted" },
+          attempt - 1,
+        );
+        if (delay === undefined) throw this.#transportError(spec, path, failure, attempt);
+        this.#o.logger?.debug?.(`retrying ${spec.method} ${path} in ${delay} ms after ${failure.message}`, {
+          method: spec.method,
+          path,
+          attempt,
+          delayMs: delay,
+        });
+        await this.#wait(delay, signal, spec, path, attempt);
+        continue;
+      }
+
+      if (res.status >= 200 && res.status < 300) return this.#parseSuccess(name, spec, path, res, attempt);
+
+      const failure: AttemptFailure = { kind: "status", status: res.status, headers: res.headers };
+      const delay = this.#o.retryPolicy.delayBeforeRetry(spec.retry, failure, attempt - 1);
+      if (delay === undefined) throw this.#responseError(spec, path, res, attempt);
+      if (res.status === 429 && this.#o.limiter) this.#o.limiter.pauseUntil(this.#o.now() + delay);
+      this.#o.logger?.debug?.(`retrying ${spec.method} ${path} in ${delay} ms after status ${res.status}`, {
+        method: spec.method,
+        path,
+        attempt,
+        status: res.status,
+        delayMs: delay,
+        requestId: res.headers["x-request-id"],
+      });
+      await this.#wait(delay, signal, spec, path, attempt);
+    }
+  }
+
+  async #wait(
+    ms: number,
+    signal: AbortSignal | undefined,
+    spec: EndpointSpec,
+    path: string,
+    attempt: number,
+  ): Promise<void> {
+    try {
+      await this.#o.sleep(ms, signal);
+    } catch (err) {
+      if (signal?.aborted) {
+        throw new CustodyAbortedError(CustodyErrorCode.ABORTED, `${spec.method} ${path} was aborted`, {
+          method: spec.method,
+          path,
+          attempts: attempt,
+          cause: err,
+        });
+      }
+      throw err;
+    }
+  }
+
+  #parseSuccess(
+    name: EndpointName,
+    spec: EndpointSpec,
+    path: string,
+    res: TransportResponse,
+    attempt: number,
+  ): unknown {
+    if (spec.response === undefined || res.status === 204) return undefined;
+    let body: unknown;
+    try {
+      body = JSON.parse(res.bodyText);
+    } catch {
+      body = res.bodyText;
+    }
+    const result = spec.response.safeParse(body);
+    if (result.success) return result.data;
+    const issues = toValidationIssues(result.error, "response");
+    const fields = {
+      status: res.status,
+      method: spec.method,
+      path,
+      requestId: res.headers["x-request-id"],
+      attempts: attempt,
+      issues,
+      body: redactSecrets(body, this.#o.secrets),
+    };
+    if (this.#o.responseValidation === "warn") {
+      this.#o.logger?.warn?.(
+        `${spec.method} ${path} (${name}): response does not match its schema: ${describeIssues(issues)}`,
+        { method: spec.method, path, status: res.status, requestId: fields.requestId, issues },
+      );
+      return body;
+    }
+    throw new CustodyResponseValidationError(
+      CustodyErrorCode.RESPONSE_INVALID,
+      `${spec.method} ${path} succeeded with ${res.status}, but the response does not match the ${name} ` +
+        `response schema: ${describeIssues(issues)}. The call took effect; the raw body is in \`body\`.`,
+      fields,
+    );
+  }
+
+  #responseError(spec: EndpointSpec, path: string, res: TransportResponse, attempts: number): CustodyError {
+    const clean = redactSecrets(res, this.#o.secrets);
+    return errorFromResponse({
+      status: clean.status,
+      headers: clean.headers,
+      bodyText: clean.bodyText,
+      method: spec.method,
+      path,
+      resource: spec.resource,
+      attempts,
+      retryAfterMs: res.status === 429 ? serverRequestedDelayMs(429, res.headers, this.#o.now()) : undefined,
+    });
+  }
+
+  #transportError(
+    spec: EndpointSpec,
+    path: string,
+    failure: TransportFailure,
+    attempts: number,
+  ): CustodyError {
+    const fields = {
+      method: spec.method,
+      path,
+      attempts,
+      cause: failure,
+      // A read has no effect to be unsure about; a write that may have arrived does.
+      outcomeUnknown: failure.maybeSent && spec.method !== "GET",
+    };
+    const what = `${spec.method} ${path}`;
+    const tries = attempts > 1 ? ` (after ${attempts} attempts)` : "";
+    if (failure.kind === "aborted") {
+      return new CustodyAbortedError(CustodyErrorCode.ABORTED, `${what} was aborted${tries}`, fields);
+    }
+    if (failure.kind === "connect") {
+      return new CustodyConnectionError(
+        CustodyErrorCode.CONNECTION,
+        `${what}: ${failure.message}; nothing was sent${tries}`,
+        fields,
+      );
+    }
+    if (spec.retry === "never") {
+      return new CustodyConnectionError(
+        CustodyErrorCode.OUTCOME_UNKNOWN,
+        `${what}: ${failure.message} after the request was sent. It is not retried automatically because a ` +
+          "repeat could create a second object, and it may or may not have taken effect: look the object up " +
+          "before trying again.",
+        fields,
+      );
+    }
+    const code =
+      failure.kind === "timeout" ? CustodyErrorCode.REQUEST_TIMEOUT : CustodyErrorCode.CONNECTION_LOST;
+    return new CustodyConnectionError(code, `${what}: ${failure.message}${tries}`, fields);
+  }
+}
+
+function toTransportFailure(err: unknown, signal: AbortSignal | undefined): TransportFailure {
+  if (err instanceof TransportFailure) return err;
+  // The rate limiter's wait rejects with the signal's reason when the caller aborts; nothing was sent yet.
+  if (signal?.aborted) return new TransportFailure("aborted", "the request was aborted", err, false);
+  throw err;
+}
+
+function lowerCaseKeys(headers: Record<string, string> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers ?? {})) out[k.toLowerCase()] = v;
+  return out;
+}

@@ -1,0 +1,22 @@
+/**
+ * ECDSA over NIST P-256 with SHA-256, DER-encoded (spec §5.2), through @noble/curves.
+ *
+ * Signatures are produced in low-S form (RFC 6979 deterministic nonces), which every verifier accepts.
+ * Verification accepts both S forms: node:crypto / OpenSSL, and the service's own signer, produce high-S half the
+ * time, and a webhook signed that way is genuine.
+ */
+import { p256 } from "@noble/curves/p256";
+
+/** DER signature bytes of `message` (hashed with SHA-256) under the 32-byte private scalar. */
+export function signP256(message: Uint8Array, privateScalar: Uint8Array): Uint8Array {
+  return p256.sign(message, privateScalar, { prehash: true, lowS: true }).toDERRawBytes();
+}
+
+/** Whether `derSignature` is a valid DER P-256/SHA-256 signature of `message`; false for any malformed input. */
+export function verifyP256(message: Uint8Array, derSignature: Uint8Array, publicPoint: Uint8Array): boolean {
+  try {
+    return p256.verify(derSignature, message, publicPoint, { prehash: true, lowS: false, format: "der" });
+  } catch {
+    return false;
+  }
+}
