@@ -1,20 +1,65 @@
 /**
  * Messages for the person running `pulumi`: consequences a preview must show (a replace archives the old
  * vault) and facts about an operation (an address cannot be deleted, only forgotten).
+ *
+ * Inside the Pulumi provider process they go to the engine's log as warnings (the `Log` RPC of the engine
+ * whose address the process receives as its argument), which the CLI prints as `warning: …` in the preview
+ * and in `up`, and counts in its summary. Tried with the real engine: stdout and stderr of the provider
+ * process reach the CLI too, but as plain messages; they are the fallback. Outside the provider process
+ * (tests, the program) notices go to stderr.
  */
+import * as path from "node:path";
 
 /** Receives every notice; tests replace it to assert what users would see. */
-export type NoticeSink = (message: string) => void;
+export type NoticeSink = (message: string) => void | Promise<void>;
 
-const defaultSink: NoticeSink = (message) => {
+type EngineLog = (message: string) => Promise<void>;
+let engineLog: EngineLog | null | undefined;
+
+/** The engine's `Log` RPC, when this process is Pulumi's dynamic-provider host; else `null`. */
+function connectEngineLog(): EngineLog | null {
+  const main = require.main?.filename ?? "";
+  const address = process.argv[2] ?? "";
+  if (!/dynamic-provider/.test(main) || !/^[\w.[\]:-]+:\d+$/.test(address)) return null;
+  try {
+    const pulumiDir = path.dirname(
+      require.resolve("@pulumi/pulumi/package.json", { paths: [path.dirname(main)] }),
+    );
+    const grpc = require(require.resolve("@grpc/grpc-js", { paths: [pulumiDir] }));
+    const engineRpc = require(path.join(pulumiDir, "proto", "engine_grpc_pb.js"));
+    const engineProto = require(path.join(pulumiDir, "proto", "engine_pb.js"));
+    const client = new engineRpc.EngineClient(address, grpc.credentials.createInsecure());
+    return (message) =>
+      new Promise<void>((resolve, reject) => {
+        const request = new engineProto.LogRequest();
+        request.setSeverity(engineProto.LogSeverity.WARNING);
+        request.setMessage(message);
+        request.setUrn("");
+        client.log(request, (err: unknown) => (err ? reject(err) : resolve()));
+      });
+  } catch {
+    return null;
+  }
+}
+
+const defaultSink: NoticeSink = async (message) => {
+  if (engineLog === undefined) engineLog = connectEngineLog();
+  if (engineLog) {
+    try {
+      await engineLog(message);
+      return;
+    } catch {
+      // Fall through: stderr reaches the CLI as well.
+    }
+  }
   console.warn(`warning: ${message}`);
 };
 
 let sink: NoticeSink = defaultSink;
 
-/** Shows a warning to the user. */
-export function notifyUser(message: string): void {
-  sink(message);
+/** Shows a warning to the user; resolves once it is delivered. */
+export async function notifyUser(message: string): Promise<void> {
+  await sink(message);
 }
 
 /** Replaces where notices go; returns a function that restores the previous sink. */

@@ -20,11 +20,11 @@ export interface VaultDiff {
 export const VAULT_REPLACE_INPUTS = ["type", "chain", "keyType", "endUserId"] as const;
 
 /** Compares old outputs with new inputs. `__provider` and `adoptExisting` never cause a change. */
-export function diffVault(
+export async function diffVault(
   id: string,
   olds: Record<string, unknown>,
   news: Record<string, unknown>,
-): VaultDiff {
+): Promise<VaultDiff> {
   const replaces = VAULT_REPLACE_INPUTS.filter((key) => differs(olds[key], news[key]));
   const updates: string[] = [];
   if (differs(olds.name, news.name)) updates.push("name");
@@ -32,10 +32,10 @@ export function diffVault(
   const archived = olds.state === "archived";
 
   if (replaces.length > 0) {
-    notifyUser(replaceNotice(id, olds, news, replaces));
+    await notifyUser(replaceNotice(id, olds, news, replaces));
     return { changes: true, replaces, deleteBeforeReplace: true };
   }
-  if (archived) notifyUser(archivedNotice(id, olds));
+  if (archived) await notifyUser(archivedNotice(id, olds));
   return { changes: updates.length > 0 || archived };
 }
 

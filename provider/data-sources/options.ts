@@ -1,0 +1,58 @@
+/**
+ * Where data sources find the API. They run in the program process (dynamic providers cannot serve
+ * functions), during previews too: settings come from the stack config `custody:*` or the environment, and
+ * may be overridden per call (tests, or a program that talks to several organizations).
+ */
+import * as pulumi from "@pulumi/pulumi";
+import type { CustodyClient } from "../../sdk";
+import { resolveSettings } from "../config";
+import { clientFor } from "../runtime/client";
+
+/** Per-call overrides of where a data source sends its requests. */
+export interface DataSourceOptions {
+  /** Base URL of the API; overrides `custody:baseUrl` / `CUSTODY_BASE_URL`. */
+  baseUrl?: string;
+  /** Access token; overrides `custody:accessToken` / `CUSTODY_ACCESS_TOKEN`. */
+  accessToken?: string;
+  /** A ready client to use instead (its settings win over everything else). */
+  client?: CustodyClient;
+}
+
+/** The client a data-source call uses. */
+export function dataSourceClient(options: DataSourceOptions | undefined): CustodyClient {
+  if (options?.client) return options.client;
+  const overrides: Record<string, string | undefined> = {
+    "custody:baseUrl": options?.baseUrl,
+    "custody:accessToken": options?.accessToken,
+  };
+  return clientFor(resolveSettings((key) => overrides[key] ?? pulumi.runtime.getConfig(key)));
+}
+
+/** Every property of `T` may be a Pulumi `Input`. */
+export type InputsOf<T> = { [K in keyof T]: pulumi.Input<T[K]> };
+
+/** Lifts a plain data-source function to its `…Output` variant, which accepts Inputs. */
+export function liftToOutput<A extends object, R>(
+  fn: (args: A, options?: DataSourceOptions) => Promise<R>,
+): (args: InputsOf<A>, options?: DataSourceOptions) => pulumi.Output<R> {
+  return (args, options) =>
+    pulumi.output(args).apply((plain) => fn(plain as unknown as A, options)) as unknown as pulumi.Output<R>;
+}
+
+/** Prefixes an error with the data source that failed, keeping the API's message. */
+export async function named<R>(source: string, run: () => Promise<R>): Promise<R> {
+  try {
+    return await run();
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    throw new Error(`${source}: ${message}`, { cause: err });
+  }
+}
+
+/** Like {@link liftToOutput}, for data sources whose arguments are all optional. */
+export function liftToOutputOptional<A extends object, R>(
+  fn: (args: A, options?: DataSourceOptions) => Promise<R>,
+): (args?: InputsOf<A>, options?: DataSourceOptions) => pulumi.Output<R> {
+  const lifted = liftToOutput(fn);
+  return (args, options) => lifted(args ?? ({} as InputsOf<A>), options);
+}

@@ -1,0 +1,82 @@
+import * as pulumi from "@pulumi/pulumi";
+import type { AddressAcquisition, CreatableAddressType } from "../runtime/vault-address-types";
+import { vaultAddressProvider } from "../shims";
+
+/** The arguments of a {@link VaultAddress}. */
+export interface VaultAddressArgs {
+  /** Id of the UTXO vault that owns the address (e.g. a `Vault`'s `id`). **Changing it replaces the address.** */
+  vaultId: pulumi.Input<string>;
+  /**
+   * Address name, unique within the vault. Renaming is an in-place update. When unset, the API picks the
+   * vault's next default name, which the outputs then show; set it to get the same address back after a
+   * destroy (an address with the declared name is adopted).
+   */
+  name?: pulumi.Input<string>;
+  /**
+   * Address type: `legacy`, `segwit` or `taproot` (`p2sh` cannot be requested); the API's default when unset.
+   * **Changing it replaces the address** (the old one cannot be deleted; it is forgotten).
+   */
+  addressType?: pulumi.Input<CreatableAddressType>;
+}
+
+/**
+ * An address of a UTXO vault (`pulumi-nodejs:dynamic/custody:VaultAddress`). The resource id is the address id.
+ *
+ * **The custody API cannot delete addresses.** Destroying a `VaultAddress`, or replacing it, only removes it
+ * from the Pulumi state and prints a warning: the address stays in its vault and can still receive funds.
+ * Declaring an address with the same name in the same vault adopts it again, so `destroy` followed by `up`
+ * gives back the same addresses. Creating an address in a vault that is not a `utxo` vault fails with the
+ * API's `invalid_vault_type` message.
+ *
+ * @example
+ * ```ts
+ * const btc = new Vault("btc", { name: "BTC cold", type: "utxo", chain: "bitcoin_mainnet" });
+ * const deposits = new VaultAddress("deposits", { vaultId: btc.id, name: "Deposits", addressType: "segwit" });
+ * export const depositAddress = deposits.address;
+ * ```
+ */
+export class VaultAddress extends pulumi.dynamic.Resource {
+  /** Id of the vault that owns the address. */
+  declare readonly vaultId: pulumi.Output<string>;
+  /** Current name of the address. */
+  declare readonly name: pulumi.Output<string>;
+  /** The address itself (what senders pay to). */
+  declare readonly address: pulumi.Output<string>;
+  /** Address type: `legacy`, `segwit`, `taproot` (also `p2sh` or `merkleroot` for adopted ones). */
+  declare readonly addressType: pulumi.Output<string>;
+  /** UTXO chain unique id, e.g. `bitcoin_mainnet`. */
+  declare readonly chain: pulumi.Output<string>;
+  /** BIP-32 derivation path of the address key, e.g. `m/84/0/0/0/3`. */
+  declare readonly derivationPath: pulumi.Output<string>;
+  /** Base64 public key of the address. */
+  declare readonly publicKeyCompressed: pulumi.Output<string | undefined>;
+  /** Creation time (ISO-8601). */
+  declare readonly createdAt: pulumi.Output<string>;
+  /** Last modification time (ISO-8601). */
+  declare readonly modifiedAt: pulumi.Output<string | undefined>;
+  /** Whether the resource created the address or adopted one that already had its name. */
+  declare readonly acquisition: pulumi.Output<AddressAcquisition>;
+
+  /**
+   * Declares an address of a UTXO vault.
+   * @param name The Pulumi resource name (part of the URN), not the address name.
+   * @param args The address's inputs.
+   * @param opts Resource options.
+   */
+  constructor(name: string, args: VaultAddressArgs, opts?: pulumi.CustomResourceOptions) {
+    // A fresh object every time: the base constructor adds `__provider` to it.
+    const props: Record<string, unknown> = {
+      vaultId: args.vaultId,
+      name: args.name,
+      addressType: args.addressType,
+      address: undefined,
+      chain: undefined,
+      derivationPath: undefined,
+      publicKeyCompressed: undefined,
+      createdAt: undefined,
+      modifiedAt: undefined,
+      acquisition: undefined,
+    };
+    super(vaultAddressProvider, name, props, opts, "custody", "VaultAddress");
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * The provider process's custody client: built on first use from the settings that `configure()` received
+ * (stack config) or from the environment, and reused for every resource of that process.
+ */
+import { CustodyClient } from "../../sdk";
+import { type ConfigLookup, type CustodySettings, resolveSettings } from "../config";
+
+/** What `configure()` receives: the dynamic provider's `Config`, or a plain `{ "custody:baseUrl": … }` map. */
+export type ProviderConfig = { get(key: string): unknown } | Record<string, unknown>;
+
+let lookup: ConfigLookup = () => undefined;
+const clients = new Map<string, CustodyClient>();
+
+/**
+ * Records the stack config (spec: the provider's `configure`). Settings are resolved lazily, on the first API
+ * call, so that a missing setting fails the resource operation with a clear message rather than the provider.
+ */
+export function configure(config: ProviderConfig | undefined): void {
+  if (config === undefined) {
+    lookup = () => undefined;
+  } else if (typeof (config as { get?: unknown }).get === "function") {
+    const withGet = config as { get(key: string): unknown };
+    lookup = (key) => withGet.get(key);
+  } else {
+    const map = { ...(config as Record<string, unknown>) };
+    lookup = (key) => map[key];
+  }
+}
+
+/** The settings in force: configured stack config first, then the environment. */
+export function currentSettings(): CustodySettings {
+  return resolveSettings(lookup);
+}
+
+/** The client for the settings in force (one per distinct settings, so a changed token takes effect). */
+export function custodyClient(): CustodyClient {
+  return clientFor(currentSettings());
+}
+
+/** A client for explicit settings, cached per process. */
+export function clientFor(settings: CustodySettings): CustodyClient {
+  const key = JSON.stringify([
+    settings.baseUrl,
+    settings.accessToken,
+    settings.maxRetries,
+    settings.requestsPerMinute,
+  ]);
+  let client = clients.get(key);
+  if (!client) {
+    client = new CustodyClient({
+      baseUrl: settings.baseUrl,
+      accessToken: settings.accessToken,
+      ...(settings.maxRetries !== undefined ? { maxRetries: settings.maxRetries } : {}),
+      ...(settings.requestsPerMinute !== undefined ? { requestsPerMinute: settings.requestsPerMinute } : {}),
+    });
+    clients.set(key, client);
+  }
+  return client;
+}

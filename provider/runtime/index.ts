@@ -1,0 +1,52 @@
+/**
+ * The run-time implementation behind the serialized providers (package subpath
+ * `pulumi-custody/provider-runtime`). The shims in `provider/shims.ts` load this module in the provider
+ * process and delegate every method to it, so fixes here reach existing resources without any state change.
+ *
+ * It must handle every state shape any release ever wrote: outputs are read tolerantly.
+ */
+import { checkVaultAddress, diffVaultAddress } from "./vault-address-check-diff";
+import {
+  createVaultAddress,
+  deleteVaultAddress,
+  readVaultAddress,
+  updateVaultAddress,
+} from "./vault-address-lifecycle";
+import type { VaultAddressInputs } from "./vault-address-types";
+import { checkVault } from "./vault-check";
+import { createVault } from "./vault-create";
+import { diffVault } from "./vault-diff";
+import { deleteVault, readVault, updateVault } from "./vault-read-update-delete";
+import type { VaultInputs } from "./vault-types";
+
+export { configure, currentSettings, type ProviderConfig } from "./client";
+export { type NoticeSink, setNoticeSink } from "./notify";
+export { PartialCreateError } from "./partial-create-error";
+export { UNKNOWN } from "./unknown";
+export type * from "./vault-address-types";
+export type * from "./vault-types";
+
+/** The Vault provider methods (`pulumi-nodejs:dynamic/custody:Vault`). */
+export const vault = {
+  check: async (olds: Record<string, unknown>, news: Record<string, unknown>) => checkVault(olds, news),
+  diff: async (id: string, olds: Record<string, unknown>, news: Record<string, unknown>) =>
+    diffVault(id, olds, news),
+  create: (inputs: Record<string, unknown>) => createVault(inputs as unknown as VaultInputs),
+  read: (id: string, props: Record<string, unknown>) => readVault(id, props),
+  update: (id: string, olds: Record<string, unknown>, news: Record<string, unknown>) =>
+    updateVault(id, olds, news as unknown as VaultInputs),
+  delete: (id: string, props: Record<string, unknown>) => deleteVault(id, props),
+};
+
+/** The VaultAddress provider methods (`pulumi-nodejs:dynamic/custody:VaultAddress`). */
+export const vaultAddress = {
+  check: async (olds: Record<string, unknown>, news: Record<string, unknown>) =>
+    checkVaultAddress(olds, news),
+  diff: (id: string, olds: Record<string, unknown>, news: Record<string, unknown>) =>
+    diffVaultAddress(id, olds, news),
+  create: (inputs: Record<string, unknown>) => createVaultAddress(inputs as unknown as VaultAddressInputs),
+  read: (id: string, props: Record<string, unknown>) => readVaultAddress(id, props),
+  update: (id: string, olds: Record<string, unknown>, news: Record<string, unknown>) =>
+    updateVaultAddress(id, olds, news as unknown as VaultAddressInputs),
+  delete: (id: string, props: Record<string, unknown>) => deleteVaultAddress(id, props),
+};

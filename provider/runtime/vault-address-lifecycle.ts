@@ -1,0 +1,269 @@
+/**
+ * `create`, `read`, `update` and `delete` of the VaultAddress resource.
+ *
+ * The API can create, list and rename addresses of UTXO vaults, but not delete them and not read one by id.
+ * So `create` adopts an address that already has the declared name (one an earlier destroy forgot), `read`
+ * finds the address through the list endpoint, and `delete` forgets it with a warning.
+ */
+import type { CustodyClient } from "../../sdk";
+import {
+  describeError,
+  errorType,
+  isConflict,
+  isNotFound,
+  isOutcomeUnknown,
+  isSafeToRepeat,
+  retryAfterSeconds,
+} from "./api-errors";
+import { custodyClient } from "./client";
+import { notifyUser } from "./notify";
+import type { AddressAcquisition, VaultAddressInputs, VaultAddressOutputs } from "./vault-address-types";
+import { withoutUndefined } from "./vault-outputs";
+
+/** An address record as the API returns it (`UtxoVaultAddress`, read loosely). */
+type ApiAddress = Record<string, unknown> & { id: string; name: string };
+
+/** Attempts of `POST /vaults/{id}/addresses` whose outcome stays unknown before giving up. */
+export const MAX_ADDRESS_CREATE_ATTEMPTS = 4;
+const FIRST_PAUSE_MS = 100;
+
+function obj(value: unknown): Record<string, unknown> | undefined {
+  return value !== null && typeof value === "object" ? (value as Record<string, unknown>) : undefined;
+}
+
+function addressOutputs(
+  record: ApiAddress,
+  vaultId: string,
+  acquisition: AddressAcquisition,
+): VaultAddressOutputs {
+  const address = obj(record.address);
+  return withoutUndefined({
+    vaultId: String(obj(record.vault)?.id ?? vaultId).toLowerCase(),
+    name: record.name,
+    address: String(address?.address),
+    addressType: String(address?.address_type),
+    chain: String(obj(address?.chain)?.unique_id),
+    derivationPath: String(record.derivation_path),
+    publicKeyCompressed:
+      typeof record.public_key_compressed === "string" ? record.public_key_compressed : undefined,
+    createdAt: String(record.created_at),
+    modifiedAt: typeof record.modified_at === "string" ? record.modified_at : undefined,
+    acquisition,
+  });
+}
+
+/** The API refused because the vault is not a UTXO vault: its own message, which says so. */
+function invalidVaultType(err: unknown, vaultId: string): Error | undefined {
+  if (errorType(err) !== "invalid_vault_type") return undefined;
+  return new Error(
+    `Cannot create an address in vault ${vaultId}: ${describeError(err)} ` +
+      "(error_type invalid_vault_type: only utxo vaults have addresses to create).",
+  );
+}
+
+async function addressesWhere(
+  client: CustodyClient,
+  vaultId: string,
+  query: { search?: string; addresses?: string[] },
+  match: (a: ApiAddress) => boolean,
+): Promise<ApiAddress[]> {
+  const found: ApiAddress[] = [];
+  try {
+    for await (const a of client.vaults.addresses.listAll(vaultId, query)) {
+      const record = a as unknown as ApiAddress;
+      if (match(record)) found.push(record);
+    }
+  } catch (err) {
+    throw invalidVaultType(err, vaultId) ?? err;
+  }
+  return found;
+}
+
+/** The address of the vault with exactly this name. */
+async function addressNamed(
+  client: CustodyClient,
+  vaultId: string,
+  name: string,
+): Promise<ApiAddress | undefined> {
+  const [found] = await addressesWhere(client, vaultId, { search: name }, (a) => a.name === name);
+  return found;
+}
+
+/** Creates the declared address, or adopts the one that already has its name. */
+export async function createVaultAddress(
+  inputs: VaultAddressInputs,
+): Promise<{ id: string; outs: VaultAddressOutputs }> {
+  const client = custodyClient();
+  const { vaultId, addressType } = inputs;
+  if (inputs.name !== undefined) {
+    const existing = await addressNamed(client, vaultId, inputs.name);
+    if (existing) {
+      const actualType = String(obj(existing.address)?.address_type);
+      if (addressType !== undefined && actualType !== addressType) {
+        throw new Error(
+          `Vault ${vaultId} already has an address named "${inputs.name}" (id ${existing.id}) of type ` +
+            `"${actualType}", not "${addressType}". Addresses cannot be deleted, so that name stays taken: ` +
+            "choose another name for the new address.",
+        );
+      }
+      return { id: existing.id, outs: addressOutputs(existing, vaultId, "adopted") };
+    }
+  }
+  const created = await createNew(client, inputs);
+  return { id: created.id, outs: addressOutputs(created, vaultId, "created") };
+}
+
+async function createNew(client: CustodyClient, inputs: VaultAddressInputs): Promise<ApiAddress> {
+  const { vaultId } = inputs;
+  // Without a name, a lost response is recognised by an address that was not there before.
+  const before =
+    inputs.name === undefined
+      ? new Set((await addressesWhere(client, vaultId, {}, () => true)).map((a) => a.id))
+      : undefined;
+  const body = {
+    ...(inputs.name !== undefined ? { name: inputs.name } : {}),
+    ...(inputs.addressType !== undefined ? { address_type: inputs.addressType } : {}),
+  };
+  let lastError: unknown;
+  let outcomeUnknown = false;
+  for (let attempt = 1; attempt <= MAX_ADDRESS_CREATE_ATTEMPTS; attempt++) {
+    try {
+      return (await client.vaults.addresses.create(vaultId, body)) as unknown as ApiAddress;
+    } catch (err) {
+      lastError = err;
+      const refused = invalidVaultType(err, vaultId);
+      if (refused) throw refused;
+      if (isSafeToRepeat(err)) {
+        await pause(attempt, retryAfterSeconds(err));
+        continue;
+      }
+      if (!(isOutcomeUnknown(err) || (outcomeUnknown && isConflict(err)))) {
+        if (isNotFound(err))
+          throw new Error(`Cannot create an address in vault ${vaultId}: the vault does not exist.`);
+        throw new Error(
+          `Could not create address ${inputs.name !== undefined ? `"${inputs.name}" ` : ""}in vault ${vaultId}: ${describeError(err)}`,
+        );
+      }
+      outcomeUnknown = true;
+      const found = await findCreated(client, inputs, before);
+      if (found) return found;
+      await pause(attempt);
+    }
+  }
+  throw new Error(
+    `Could not create an address in vault ${vaultId} after ${MAX_ADDRESS_CREATE_ATTEMPTS} attempts: ${describeError(lastError)}`,
+  );
+}
+
+async function findCreated(
+  client: CustodyClient,
+  inputs: VaultAddressInputs,
+  before: Set<string> | undefined,
+): Promise<ApiAddress | undefined> {
+  if (inputs.name !== undefined) return addressNamed(client, inputs.vaultId, inputs.name);
+  const fresh = await addressesWhere(client, inputs.vaultId, {}, (a) => !before?.has(a.id));
+  if (fresh.length > 1) {
+    throw new Error(
+      `The outcome of creating an address in vault ${inputs.vaultId} is unknown and ${fresh.length} new addresses ` +
+        `appeared meanwhile (${fresh.map((a) => a.name).join(", ")}); set \`name\` on this VaultAddress to adopt one.`,
+    );
+  }
+  return fresh[0];
+}
+
+/** Finds the address through the list endpoint (there is no GET by id); `{}` when it or its vault is gone. */
+export async function readVaultAddress(
+  id: string,
+  props: Record<string, unknown>,
+): Promise<{ id?: string; props?: VaultAddressOutputs; inputs?: Record<string, unknown> }> {
+  const client = custodyClient();
+  const vaultId = String(props.vaultId);
+  const found = await findById(
+    client,
+    vaultId,
+    id,
+    typeof props.address === "string" ? props.address : undefined,
+  );
+  if (!found) return {};
+  const acquisition = props.acquisition === "adopted" ? "adopted" : "created";
+  const outs = addressOutputs(found, vaultId, acquisition);
+  return {
+    id,
+    props: outs,
+    inputs: { vaultId: outs.vaultId, name: outs.name, addressType: outs.addressType },
+  };
+}
+
+async function findById(
+  client: CustodyClient,
+  vaultId: string,
+  id: string,
+  address: string | undefined,
+): Promise<ApiAddress | undefined> {
+  try {
+    // By its address first (one small page), then the whole list in case the filter missed it.
+    if (address !== undefined) {
+      const [hit] = await addressesWhere(client, vaultId, { addresses: [address] }, (a) => a.id === id);
+      if (hit) return hit;
+    }
+    const [hit] = await addressesWhere(client, vaultId, {}, (a) => a.id === id);
+    return hit;
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
+}
+
+/** Renames the address (`PUT /vaults/addresses/{id}/name`); returns all outputs, read back. */
+export async function updateVaultAddress(
+  id: string,
+  olds: Record<string, unknown>,
+  news: VaultAddressInputs,
+): Promise<{ outs: VaultAddressOutputs }> {
+  const client = custodyClient();
+  const vaultId = news.vaultId;
+  let found = await findById(
+    client,
+    vaultId,
+    id,
+    typeof olds.address === "string" ? olds.address : undefined,
+  );
+  if (!found) {
+    throw new Error(
+      `Address "${String(olds.name)}" (${id}) is no longer in vault ${vaultId}. Run \`pulumi refresh\` to drop it from the state.`,
+    );
+  }
+  if (news.name !== undefined && found.name !== news.name) {
+    try {
+      await client.vaults.addresses.rename(id, news.name);
+    } catch (err) {
+      const why = isConflict(err) ? "another address of the vault already has that name" : describeError(err);
+      throw new Error(`Cannot rename address "${found.name}" (${id}) to "${news.name}": ${why}`);
+    }
+    found = (await findById(
+      client,
+      vaultId,
+      id,
+      typeof olds.address === "string" ? olds.address : undefined,
+    )) ?? {
+      ...found,
+      name: news.name,
+    };
+  }
+  const acquisition = olds.acquisition === "adopted" ? "adopted" : "created";
+  return { outs: addressOutputs(found, vaultId, acquisition) };
+}
+
+/** Destroy: the API has no delete, so the address is forgotten, with a warning saying so. */
+export async function deleteVaultAddress(id: string, props: Record<string, unknown>): Promise<void> {
+  await notifyUser(
+    `vault address "${String(props.name)}" (${String(props.address)}, id ${id}) in vault ${String(props.vaultId)} ` +
+      "is only removed from the Pulumi state: the custody API cannot delete addresses, so it still exists and can " +
+      "still receive funds. Declaring an address with the same name in that vault adopts it again.",
+  );
+}
+
+function pause(attempt: number, seconds?: number): Promise<void> {
+  const ms = seconds !== undefined ? Math.min(seconds * 1000, 30_000) : FIRST_PAUSE_MS * 2 ** (attempt - 1);
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,186 @@
+/**
+ * `create` of the Vault resource. It never creates a duplicate:
+ * 1. a vault with the same name that is active is adopted only with `adoptExisting: true`;
+ * 2. an archived vault of the same kind is restored, so destroy followed by up gives back the same vault;
+ * 3. otherwise a new vault is created, and when the create's outcome is unknown (reset, timeout, 5xx or a
+ *    fault after commit; the client does not retry `POST /vaults`) the provider looks for it by name before
+ *    trying again.
+ */
+import type { CustodyClient } from "../../sdk";
+import { describeError, isConflict, isOutcomeUnknown, isSafeToRepeat, retryAfterSeconds } from "./api-errors";
+import { custodyClient } from "./client";
+import { PartialCreateError } from "./partial-create-error";
+import { type ApiVault, mismatch, nameHolder, restorable, vaultsNamed } from "./vault-lookup";
+import { reconcileVaultGroups } from "./vault-membership";
+import { vaultOutputs } from "./vault-outputs";
+import type { VaultAcquisition, VaultInputs, VaultOutputs } from "./vault-types";
+
+/** Attempts of `POST /vaults` whose outcome stays unknown before giving up. */
+export const MAX_CREATE_ATTEMPTS = 4;
+/** First pause between attempts; doubled each time. */
+const FIRST_PAUSE_MS = 100;
+/** Reconciling lists after an unknown outcome; the write may take a moment to show. */
+const RECONCILE_LOOKUPS = 3;
+
+/** Creates (or restores, or adopts) the declared vault. */
+export async function createVault(inputs: VaultInputs): Promise<{ id: string; outs: VaultOutputs }> {
+  const client = custodyClient();
+  const { vault, acquisition } = await acquireVault(client, inputs);
+
+  try {
+    const proposal = await reconcileVaultGroups(client, vault, inputs.vaultGroupIds, undefined);
+    const latest = proposal || acquisition === "restored" ? await client.vaults.get(vault.id) : vault;
+    return { id: vault.id, outs: outputsFor(latest as unknown as ApiVault, inputs, acquisition, proposal) };
+  } catch (err) {
+    // The vault exists: report it so the engine keeps it in state, and the next `up` finishes the job.
+    throw new PartialCreateError(
+      vault.id,
+      outputsFor(vault, inputs, acquisition, undefined),
+      `vault "${inputs.name}" (${vault.id}) was ${acquisition}, but its vault groups could not be set: ${describeError(err)}`,
+    );
+  }
+}
+
+function outputsFor(
+  vault: ApiVault,
+  inputs: VaultInputs,
+  acquisition: VaultAcquisition,
+  pendingProposal: VaultOutputs["pendingProposal"],
+): VaultOutputs {
+  return vaultOutputs(vault, {
+    adoptExisting: inputs.adoptExisting === true,
+    endUserId: inputs.endUserId,
+    declaredVaultGroupIds: inputs.vaultGroupIds,
+    pendingProposal,
+    acquisition,
+  });
+}
+
+async function acquireVault(
+  client: CustodyClient,
+  inputs: VaultInputs,
+): Promise<{ vault: ApiVault; acquisition: VaultAcquisition }> {
+  const sameName = await vaultsNamed(client, inputs.name);
+  const holder = nameHolder(sameName);
+  if (holder) return { vault: adopt(holder, inputs), acquisition: "adopted" };
+
+  const [archived] = restorable(sameName, inputs);
+  if (archived) {
+    await client.vaults.restore(archived.id);
+    return { vault: archived, acquisition: "restored" };
+  }
+  if (inputs.type === "safe") {
+    throw new Error(
+      `No Safe vault named "${inputs.name}" exists to adopt. Safe vaults import an existing Safe account, ` +
+        "which this resource cannot create: connect it in the custody console first.",
+    );
+  }
+  return { vault: await createNew(client, inputs), acquisition: "created" };
+}
+
+function adopt(holder: ApiVault, inputs: VaultInputs): ApiVault {
+  if (inputs.adoptExisting !== true) {
+    throw new Error(
+      `A vault named "${inputs.name}" already exists (id ${holder.id}, type "${holder.type}", state "${holder.state}"). ` +
+        "Vault names are unique. Set adoptExisting: true on this Vault to manage that vault, or choose another name.",
+    );
+  }
+  const why = mismatch(holder, inputs);
+  if (why) {
+    throw new Error(
+      `Cannot adopt vault "${inputs.name}" (id ${holder.id}): ${why}. ` +
+        "Declare it as it is, or choose another name for a new vault.",
+    );
+  }
+  return holder;
+}
+
+/** The create-vault body for the declared inputs; a vault is created in the first declared group. */
+export function createBody(inputs: VaultInputs) {
+  return {
+    name: inputs.name,
+    type: inputs.type as Exclude<VaultInputs["type"], "safe">,
+    ...(inputs.chain !== undefined ? { chain: inputs.chain } : {}),
+    ...(inputs.keyType !== undefined ? { key_type: inputs.keyType } : {}),
+    ...(inputs.endUserId !== undefined ? { end_user_id: inputs.endUserId } : {}),
+    ...(inputs.vaultGroupIds?.[0] !== undefined ? { vault_group_id: inputs.vaultGroupIds[0] } : {}),
+  };
+}
+
+async function createNew(client: CustodyClient, inputs: VaultInputs): Promise<ApiVault> {
+  let lastError: unknown;
+  let outcomeUnknown = false;
+  for (let attempt = 1; attempt <= MAX_CREATE_ATTEMPTS; attempt++) {
+    try {
+      return (await client.vaults.create(createBody(inputs))) as unknown as ApiVault;
+    } catch (err) {
+      lastError = err;
+      if (isSafeToRepeat(err)) {
+        // Refused before it did anything: safe to send again.
+        await pause(attempt, retryAfterSeconds(err));
+        continue;
+      }
+      // After a lost response, a 409 is most likely our own earlier attempt.
+      const ours = isOutcomeUnknown(err) || (outcomeUnknown && isConflict(err));
+      if (!ours) throw await refusedCreateError(client, inputs, err);
+      outcomeUnknown = true;
+      const found = await findCreated(client, inputs);
+      if (found) return found;
+      await pause(attempt);
+    }
+  }
+  throw new Error(
+    `Could not create vault "${inputs.name}" after ${MAX_CREATE_ATTEMPTS} attempts, and no vault of that name ` +
+      `exists: ${describeError(lastError)}`,
+  );
+}
+
+/** After an unknown outcome: the vault the lost request created, if it did. */
+async function findCreated(client: CustodyClient, inputs: VaultInputs): Promise<ApiVault | undefined> {
+  const holder = await lookUpNameHolder(client, inputs.name);
+  if (!holder) return undefined;
+  const why = mismatch(holder, inputs);
+  if (why) {
+    throw new Error(
+      `While creating vault "${inputs.name}", another vault of that name appeared (id ${holder.id}): ${why}.`,
+    );
+  }
+  return holder;
+}
+
+/** The vault holding a name, retrying the lookup: it is what tells a lost create from a failed one. */
+async function lookUpNameHolder(client: CustodyClient, name: string): Promise<ApiVault | undefined> {
+  let lookupError: unknown;
+  for (let lookup = 1; lookup <= RECONCILE_LOOKUPS; lookup++) {
+    try {
+      return nameHolder(await vaultsNamed(client, name));
+    } catch (err) {
+      lookupError = err;
+      await pause(lookup);
+    }
+  }
+  throw new Error(
+    `The outcome of creating vault "${name}" is unknown (the response was lost) and the vault list could ` +
+      `not be read to find out: ${describeError(lookupError)}. The vault may exist: run \`pulumi up\` again with ` +
+      "adoptExisting: true on this Vault to take it over.",
+  );
+}
+
+/** A create the API refused: say why, and for a taken name, which vault has it. */
+async function refusedCreateError(client: CustodyClient, inputs: VaultInputs, err: unknown): Promise<Error> {
+  if (isConflict(err)) {
+    const holder = nameHolder(await vaultsNamed(client, inputs.name).catch(() => []));
+    if (holder) {
+      return new Error(
+        `A vault named "${inputs.name}" was created meanwhile by someone else (id ${holder.id}). ` +
+          "Set adoptExisting: true on this Vault to manage it, or choose another name.",
+      );
+    }
+  }
+  return new Error(`Could not create vault "${inputs.name}": ${describeError(err)}`);
+}
+
+function pause(attempt: number, seconds?: number): Promise<void> {
+  const ms = seconds !== undefined ? Math.min(seconds * 1000, 30_000) : FIRST_PAUSE_MS * 2 ** (attempt - 1);
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
