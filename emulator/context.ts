@@ -1,0 +1,38 @@
+/**
+ * Everything a running emulator holds, passed to route handlers and the control API.
+ */
+import type { Clock } from "./clock";
+import type { FaultInjector } from "./faults";
+import type { RateLimiter } from "./rate-limiter";
+import type { RequestLog } from "./request-log";
+import type { Store } from "./state/store";
+import type { Views } from "./state/views";
+import type { TransactionProgression } from "./transactions/progression";
+import type { WebhookDispatcher } from "./webhooks/dispatcher";
+
+/** A finished balance export: the `Export` record and the CSV it points to. */
+export interface ExportEntry {
+  record: Record<string, unknown>;
+  csv: string;
+}
+
+/** Exports kept for download; older ones expire first. */
+export const EXPORT_LIMIT = 50;
+
+export interface EmulatorContext {
+  store: Store;
+  views: Views;
+  clock: Clock;
+  faults: FaultInjector;
+  rateLimiter: RateLimiter;
+  requestLog: RequestLog;
+  progression: TransactionProgression;
+  webhooks: WebhookDispatcher;
+  exports: Map<string, ExportEntry>;
+  /** Replaces the state with a fresh seed (keeps credentials and webhook endpoints). */
+  reset(seed: "default" | "empty"): void;
+  /** Writes the state file now, if there is one; resolves when it is durable. */
+  flush(): Promise<void>;
+  /** Persistence status, for the control API. */
+  persistenceStatus(): { stateFile?: string; lastWriteAt?: string; pendingWrite: boolean; writes: number };
+}

@@ -1,0 +1,74 @@
+/** Owned assets of a vault (spec §4; api-fields.md §7.5). Default order: the order assets were added. */
+import { notFound } from "../api-error";
+import { findAsset } from "../seed/assets";
+import { findChain } from "../seed/chains";
+import { matches, paginate, sortItems } from "../state/list-query";
+import type { OwnedAssetRecord } from "../state/types";
+import type { Handlers } from "./types";
+import { requireVault } from "./vaults";
+
+type Row = { id: string; created_at: string; owned: OwnedAssetRecord; order: number };
+
+function marketValue(owned: OwnedAssetRecord): number | undefined {
+  const asset = findAsset(owned.asset_id)!;
+  if (asset.priceUsd === undefined) return undefined;
+  return (Number(owned.balances.total_mined) / 10 ** asset.info.decimals) * Number(asset.priceUsd);
+}
+
+export const vaultAssetHandlers: Pick<Handlers, "listVaultAssets" | "getVaultAsset"> = {
+  listVaultAssets(ctx) {
+    const { store, views } = ctx.emulator;
+    const vault = requireVault(ctx, ctx.params.id);
+    const q = ctx.query;
+    const chains = q.chains?.map((c) => findChain(c)?.unique_id ?? c);
+    const search = q.search?.toLowerCase();
+    const rows: Row[] = store
+      .ownedAssetsOf(vault.id)
+      .map((owned, order) => ({
+        // Insertion order is the default order: created_at is the same for all, `id` sorts by position.
+        id: String(order).padStart(8, "0"),
+        created_at: "",
+        owned,
+        order,
+      }))
+      .filter(({ owned }) => {
+        const asset = findAsset(owned.asset_id)!;
+        return (
+          matches(chains, asset.chainUniqueId) &&
+          matches(q.asset_ids, owned.asset_id) &&
+          (q.is_hidden === undefined || owned.is_hidden === q.is_hidden) &&
+          (!search ||
+            asset.info.name.toLowerCase().includes(search) ||
+            asset.info.symbol.toLowerCase().includes(search))
+        );
+      });
+    const sorted = sortItems(rows, q.sort_by, {
+      asset_name: (r) => findAsset(r.owned.asset_id)!.info.name,
+      chain_identifier: (r) => findAsset(r.owned.asset_id)!.chainUniqueId,
+      balance: (r) => BigInt(r.owned.balances.total_mined),
+      market_value: (r) => marketValue(r.owned),
+      price: (r) => {
+        const price = findAsset(r.owned.asset_id)!.priceUsd;
+        return price === undefined ? undefined : Number(price);
+      },
+    });
+    const page = paginate(sorted, q);
+    return {
+      status: 200,
+      body: {
+        total: page.total,
+        page: page.page,
+        size: page.size,
+        owned_assets: page.items.map((r) => views.ownedAsset(r.owned)),
+      },
+    };
+  },
+
+  getVaultAsset(ctx) {
+    const { store, views } = ctx.emulator;
+    const vault = requireVault(ctx, ctx.params.id);
+    const owned = store.ownedAssetsOf(vault.id).find((o) => o.asset_id === ctx.params.asset_id);
+    if (!owned) throw notFound("asset", ctx.params.asset_id);
+    return { status: 200, body: views.ownedAsset(owned) };
+  },
+};

@@ -1,0 +1,70 @@
+/**
+ * Webhook endpoints (spec §4 "Webhooks", §6; api-fields.md §10). Configured endpoints live in the control
+ * API. `/webhooks/test` delivers one signed test event to the given URL and reports a failure as a 400
+ * with a `TestWebhookErrorType`; the trigger endpoints resend to every configured endpoint subscribed to
+ * the event type (none configured: nothing is sent, still 204).
+ */
+import { invalidField, notFound, preconditionFailed } from "../api-error";
+import type { Handlers } from "./types";
+
+export const webhookHandlers: Pick<
+  Handlers,
+  "testWebhook" | "triggerTransactionWebhook" | "triggerAuditLogWebhook"
+> = {
+  async testWebhook(ctx) {
+    const { webhooks, store } = ctx.emulator;
+    const url = new URL(ctx.body.url);
+    if (url.protocol !== "http:" && url.protocol !== "https:") {
+      throw invalidField(["body", "url"], "must be an http or https URL", "url_scheme");
+    }
+    const eventType = ctx.body.events?.[0] ?? "enriched_transaction_state_update";
+    const event =
+      eventType === "audit_log"
+        ? {
+            id: store.nextId(),
+            created_at: store.now(),
+            action: "webhook_test",
+            user: ctx.emulator.views.userRef(ctx.principal.userId),
+          }
+        : {
+            id: store.nextId(),
+            created_at: store.now(),
+            modified_at: store.now(),
+            type: "evm_transaction",
+            state: "completed",
+            direction: "outgoing",
+            organization_id: store.organizationId,
+            note: "Test webhook event",
+            signatures: [],
+            interacted_vaults: [],
+            state_changes: [],
+          };
+    const result = await webhooks.sendTest(ctx.body.url, eventType, event);
+    if (!result.ok) {
+      throw preconditionFailed(
+        "Webhook test failed",
+        `Delivery to ${ctx.body.url} failed: ${result.error}`,
+        result.errorType,
+      );
+    }
+    return { status: 204 };
+  },
+
+  triggerTransactionWebhook(ctx) {
+    const { store, views, webhooks, progression } = ctx.emulator;
+    const tx = store.transactions.get(ctx.params.id);
+    if (!tx) throw notFound("transaction", ctx.params.id);
+    progression.tick();
+    webhooks.emit("enriched_transaction_state_update", views.transactionAsCreated(tx));
+    webhooks.emit("enriched_transaction_state_update", views.transaction(tx));
+    return { status: 204 };
+  },
+
+  triggerAuditLogWebhook(ctx) {
+    const { store, views, webhooks } = ctx.emulator;
+    const record = store.auditLog.get(ctx.params.id);
+    if (!record) throw notFound("audit_log", ctx.params.id);
+    webhooks.emit("audit_log", views.auditLogRecord(record));
+    return { status: 204 };
+  },
+};

@@ -1,0 +1,361 @@
+/**
+ * The emulator's HTTP server (fastify). Routes of `/api/v1` are registered by walking the endpoint table
+ * (`sdk/schema/endpoints.ts`) and all go through one pipeline:
+ *
+ *   rate limit (onRequest) → faults and latency → bearer auth (401) → write permission (403)
+ *   → request signature for signed endpoints (401) → path, query and body validation with the table's
+ *   zod schemas (one 422 listing every issue) → handler → after-commit faults → response.
+ *
+ * Every response carries `x-request-id`, and every error body carries the same value as `request_id`.
+ * fastify's own errors (bad content type, body too large, malformed JSON, bad URL) are mapped to 4xx bodies
+ * of the same shape; only an unexpected exception is a 500.
+ */
+import { randomUUID } from "node:crypto";
+import { STATUS_CODES } from "node:http";
+import { setTimeout as sleep } from "node:timers/promises";
+import fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import { type EndpointName, type EndpointSpec, endpoints } from "../sdk/schema";
+import { ApiError, forbidden, pathNotFound, unauthorized, validationFailed } from "./api-error";
+import type { EmulatorContext } from "./context";
+import { registerControlRoutes } from "./control/routes";
+import type { FaultDecision } from "./faults";
+import { buildOpenApiDocument } from "./openapi";
+import { verifyRequestSignature } from "./request-signature";
+import { handlers } from "./routes";
+import type { HandlerContext, HandlerResult, Principal } from "./routes/types";
+import { validate } from "./validation";
+
+/** Largest accepted request body (bytes); larger bodies get a 413. */
+export const BODY_LIMIT = 1_048_576;
+
+export const CONTROL_PREFIX = "/__emulator";
+
+interface RequestState {
+  startedAt: number;
+  rawBody?: string;
+  fault?: string;
+  route?: string;
+}
+
+const requestState = new WeakMap<FastifyRequest, RequestState>();
+function stateOf(req: FastifyRequest): RequestState {
+  let s = requestState.get(req);
+  if (!s) {
+    s = { startedAt: performance.now() };
+    requestState.set(req, s);
+  }
+  return s;
+}
+
+function pathOf(url: string): string {
+  const i = url.indexOf("?");
+  return i < 0 ? url : url.slice(0, i);
+}
+
+/** Sends an error body with `request_id`; the single place error responses are written. */
+export function sendError(req: FastifyRequest, reply: FastifyReply, err: ApiError): FastifyReply {
+  reply.header("x-request-id", req.id);
+  for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
+  return reply.code(err.status).send({ ...err.body, request_id: req.id });
+}
+
+class MalformedJsonError extends Error {
+  constructor(
+    message: string,
+    readonly position: number | undefined,
+  ) {
+    super(message);
+  }
+}
+
+/** Maps anything thrown to an `ApiError`: fastify's client errors keep their 4xx, the rest is a 500. */
+function toApiError(err: unknown, req?: FastifyRequest): ApiError {
+  if (err instanceof ApiError) return err;
+  if (err instanceof MalformedJsonError) {
+    return validationFailed([
+      {
+        loc: err.position === undefined ? ["body"] : ["body", err.position],
+        msg: "JSON decode error",
+        type: "json_invalid",
+      },
+    ]);
+  }
+  const e = err as { code?: string; statusCode?: number; message?: string };
+  switch (e.code) {
+    case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+      return new ApiError(415, {
+        title: "Unsupported media type",
+        detail: `Content-Type '${req?.headers["content-type"] ?? ""}' is not supported; send application/json`,
+      });
+    case "FST_ERR_CTP_BODY_TOO_LARGE":
+      return new ApiError(413, {
+        title: "Payload too large",
+        detail: `The request body exceeds the limit of ${BODY_LIMIT} bytes`,
+      });
+    case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
+      return new ApiError(400, { title: "Bad request", detail: "Content-Length does not match the body" });
+    case "FST_ERR_BAD_URL":
+      return new ApiError(400, { title: "Bad request", detail: "The request URL is malformed" });
+  }
+  const status = e.statusCode;
+  if (status !== undefined && status >= 400 && status < 500) {
+    return new ApiError(status, {
+      title: STATUS_CODES[status] ?? "Bad request",
+      detail: e.message ?? "Bad request",
+    });
+  }
+  return new ApiError(500, { title: "Internal server error", detail: "An unexpected error occurred" });
+}
+
+function bearerToken(req: FastifyRequest): string | undefined {
+  const header = req.headers.authorization;
+  if (typeof header !== "string") return undefined;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return m?.[1];
+}
+
+function principalOf(ctx: EmulatorContext, token: string | undefined): Principal | undefined {
+  if (!token) return undefined;
+  const c = ctx.store.credentials;
+  if (token === c.accessToken) return { userId: ctx.store.apiUserId, role: "trader", token };
+  if (token === c.viewerAccessToken) return { userId: ctx.store.viewerUserId, role: "viewer", token };
+  return undefined;
+}
+
+function injectedError(kind: string): ApiError {
+  switch (kind) {
+    case "http_429":
+      return new ApiError(
+        429,
+        { title: "Too many requests", detail: "Rate limit exceeded (injected fault)" },
+        { "retry-after": "1" },
+      );
+    case "http_408":
+      return new ApiError(408, {
+        title: "Request timeout",
+        detail: "The request timed out (injected fault)",
+      });
+    default:
+      return new ApiError(500, {
+        title: "Internal server error",
+        detail: "An unexpected error occurred (injected fault)",
+      });
+  }
+}
+
+export interface ServerOptions {
+  /** The emulator's own base URL, used when a request has no Host header. */
+  baseUrl: () => string;
+}
+
+export function buildServer(ctx: EmulatorContext, opts: ServerOptions): FastifyInstance {
+  const app = fastify({
+    logger: false,
+    bodyLimit: BODY_LIMIT,
+    genReqId: () => randomUUID(),
+    forceCloseConnections: true,
+    routerOptions: { maxParamLength: 200 },
+    frameworkErrors: (error, req, reply) => {
+      sendError(req, reply, toApiError(error, req));
+    },
+  });
+
+  // One JSON parser that keeps the raw text: request signatures cover the exact body bytes (spec §5.2).
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (req, body, done) => {
+    const text = body as string;
+    stateOf(req).rawBody = text;
+    if (text.length === 0) return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch (err) {
+      const m = /position (\d+)/.exec((err as Error).message);
+      done(new MalformedJsonError((err as Error).message, m ? Number(m[1]) : undefined), undefined);
+    }
+  });
+
+  app.setErrorHandler((err, req, reply) => {
+    const apiError = toApiError(err, req);
+    if (apiError.status >= 500) console.error(`custody-emulator: ${req.method} ${req.url}:`, err);
+    sendError(req, reply, apiError);
+  });
+  app.setNotFoundHandler((req, reply) => {
+    sendError(req, reply, pathNotFound(pathOf(req.url)));
+  });
+
+  app.addHook("onRequest", (req, reply, done) => {
+    stateOf(req);
+    reply.header("x-request-id", req.id);
+    if (!req.url.startsWith("/api/")) return done();
+    // Rate limit per token (unknown tokens share their client address's window), spec §7 429.
+    const token = bearerToken(req);
+    const key = principalOf(ctx, token) ? `token:${token}` : `ip:${req.ip}`;
+    const verdict = ctx.rateLimiter.hit(key);
+    reply.headers(verdict.headers);
+    if (!verdict.allowed) {
+      sendError(
+        req,
+        reply,
+        new ApiError(
+          429,
+          {
+            title: "Too many requests",
+            detail: `Rate limit of ${verdict.limit} requests per 60 s exceeded; retry in ${verdict.retryAfterSeconds} s`,
+          },
+          { "retry-after": String(verdict.retryAfterSeconds) },
+        ),
+      );
+      return;
+    }
+    done();
+  });
+
+  app.addHook("onResponse", (req, reply, done) => {
+    if (!req.url.startsWith(CONTROL_PREFIX)) logRequest(ctx, req, reply.statusCode);
+    done();
+  });
+
+  app.get("/openapi.json", async (_req, reply) => reply.send(buildOpenApiDocument()));
+
+  for (const [name, spec] of Object.entries(endpoints) as [EndpointName, EndpointSpec][]) {
+    app.route({
+      method: spec.method,
+      url: spec.path.replace(/\{(\w+)\}/g, ":$1"),
+      handler: (req, reply) => runEndpoint(ctx, opts, name, spec, req, reply),
+    });
+  }
+
+  registerControlRoutes(app, ctx);
+  return app;
+}
+
+function logRequest(ctx: EmulatorContext, req: FastifyRequest, status: number): void {
+  const s = stateOf(req);
+  ctx.requestLog.add({
+    time: ctx.clock.isoNow(),
+    method: req.method,
+    path: pathOf(req.url),
+    url: req.url,
+    ...(s.route ? { route: s.route } : {}),
+    status,
+    request_id: req.id,
+    duration_ms: Math.round((performance.now() - s.startedAt) * 100) / 100,
+    ...(s.fault ? { fault: s.fault } : {}),
+  });
+}
+
+/** Applies a non-latency fault: an error response, or a destroyed socket. */
+function applyFault(
+  ctx: EmulatorContext,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  fault: string,
+): FastifyReply {
+  stateOf(req).fault = fault;
+  if (fault === "connection_reset" || fault === "after_commit_reset") {
+    reply.hijack();
+    logRequest(ctx, req, 0);
+    req.raw.socket?.destroy();
+    return reply;
+  }
+  return sendError(req, reply, injectedError(fault));
+}
+
+async function runEndpoint(
+  ctx: EmulatorContext,
+  opts: ServerOptions,
+  name: EndpointName,
+  spec: EndpointSpec,
+  req: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  const state = stateOf(req);
+  state.route = spec.path;
+  const decision: FaultDecision = ctx.faults.decide(spec.method, spec.path, name);
+  if (decision.latencyMs > 0) await sleep(decision.latencyMs);
+  if (decision.fault && !decision.fault.startsWith("after_commit"))
+    return applyFault(ctx, req, reply, decision.fault);
+
+  let result: HandlerResult;
+  try {
+    const principal = principalOf(ctx, bearerToken(req));
+    if (!principal) {
+      throw unauthorized(
+        req.headers.authorization === undefined
+          ? "Missing Authorization header: send 'Authorization: Bearer <access token>'"
+          : "Invalid or expired access token",
+      );
+    }
+    if (spec.method !== "GET" && principal.role !== "trader") {
+      throw forbidden(`The ${principal.role} role may not call ${spec.method} ${spec.path}`);
+    }
+    if (spec.signed) {
+      const header = (h: string) => {
+        const v = req.headers[h];
+        return typeof v === "string" ? v : undefined;
+      };
+      verifyRequestSignature(
+        {
+          path: pathOf(req.url),
+          timestamp: header("x-timestamp"),
+          signature: header("x-signature"),
+          rawBody: state.rawBody ?? (typeof req.body === "string" ? req.body : ""),
+        },
+        ctx.store.credentials.apiUserPublicKeyPem,
+        ctx.clock.now(),
+      );
+    }
+    const inputs = validateInputs(spec, req);
+    const hostHeader = req.headers.host;
+    const handlerCtx = {
+      ...inputs,
+      principal,
+      emulator: ctx,
+      request: req,
+      requestId: req.id,
+      baseUrl: hostHeader ? `http://${hostHeader}` : opts.baseUrl(),
+    } as HandlerContext<typeof name>;
+    result = await (
+      handlers[name] as (c: HandlerContext<typeof name>) => HandlerResult | Promise<HandlerResult>
+    )(handlerCtx);
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    if (decision.fault) return applyFault(ctx, req, reply, decision.fault);
+    return sendError(req, reply, err);
+  }
+  // "Fault after commit": the write above is applied, but the client never learns it.
+  if (decision.fault) return applyFault(ctx, req, reply, decision.fault);
+  for (const [k, v] of Object.entries(result.headers ?? {})) reply.header(k, v);
+  reply.code(result.status);
+  return result.body === undefined ? reply.send() : reply.send(result.body);
+}
+
+/** Validates path, query and body with the table's schemas; all issues are reported in one 422. */
+function validateInputs(
+  spec: EndpointSpec,
+  req: FastifyRequest,
+): { params: unknown; query: unknown; body: unknown } {
+  const issues = [];
+  const out: { params: unknown; query: unknown; body: unknown } = { params: {}, query: {}, body: undefined };
+  if (spec.pathParams) {
+    const r = validate(spec.pathParams, req.params, "path");
+    if (r.ok) out.params = r.value;
+    else issues.push(...r.issues);
+  }
+  if (spec.query) {
+    const r = validate(spec.query, req.query ?? {}, "query");
+    if (r.ok) out.query = r.value;
+    else issues.push(...r.issues);
+  }
+  if (spec.body) {
+    if (req.body === undefined || req.body === "") {
+      issues.push({ loc: ["body"], msg: "Field required", type: "missing" });
+    } else {
+      const r = validate(spec.body, req.body, "body");
+      if (r.ok) out.body = r.value;
+      else issues.push(...r.issues);
+    }
+  }
+  if (issues.length > 0) throw validationFailed(issues);
+  return out;
+}

@@ -1,0 +1,189 @@
+/**
+ * Starts an emulator in this process: `startEmulator({ port: 0 })` listens on 127.0.0.1 and resolves with
+ * its base URL, credentials, a control client and `close()`.
+ */
+import { resolve } from "node:path";
+import { Clock } from "./clock";
+import type { EmulatorContext, ExportEntry } from "./context";
+import { EmulatorControlClient } from "./control-client";
+import { type CredentialOptions, makeCredentials } from "./credentials";
+import { FaultInjector } from "./faults";
+import { RateLimiter } from "./rate-limiter";
+import { RequestLog } from "./request-log";
+import { API_USER_ID, baseState, VIEWER_USER_ID } from "./seed/base-state";
+import { applyDefaultSeed } from "./seed/default-seed";
+import { buildServer } from "./server";
+import { readStateFile, StatePersistence } from "./state/persistence";
+import { Store } from "./state/store";
+import type { Credentials } from "./state/types";
+import { Views } from "./state/views";
+import { type ProgressionMode, TransactionProgression } from "./transactions/progression";
+import { WebhookSigner } from "./webhooks/deliver";
+import { WebhookDispatcher } from "./webhooks/dispatcher";
+
+/** Options of {@link startEmulator}; every field is optional. */
+export interface EmulatorOptions {
+  /** Interface to listen on; default `127.0.0.1`. */
+  host?: string;
+  /** Port; default 0 (any free port). */
+  port?: number;
+  /** Persist state to this JSON file; an existing file is loaded (its seed, keys and tokens win). */
+  stateFile?: string;
+  /** Seed data of a fresh state: `default` (a full organization) or `empty`; default `default`. */
+  seed?: "default" | "empty";
+  /** Latency added to every `/api/v1` response, ms; default 0. */
+  latencyMs?: number;
+  /** Probability in [0, 1] of a random fault on each `/api/v1` request; default 0. */
+  faultRate?: number;
+  /** Seed of the fault sequence; default 0. */
+  faultSeed?: string | number;
+  /** Requests per 60 s per token; default 0 (unlimited). */
+  rateLimit?: number;
+  /** Fixed tokens and keys; anything left out is generated per start (or read from the state file). */
+  credentials?: CredentialOptions;
+  /** Seed of new record ids: the same seed and the same requests give the same ids. */
+  dataSeed?: string;
+  /** How transactions progress; default `immediate`. */
+  transactionProgression?: ProgressionMode;
+  /** Debounce of state-file writes, ms; default 50. */
+  persistDebounceMs?: number;
+  /** Entries kept in the request log; default 1000. */
+  requestLogSize?: number;
+}
+
+/** A running emulator. */
+export interface RunningEmulator {
+  /** `http://127.0.0.1:<port>`; the API is under `/api/v1`. */
+  baseUrl: string;
+  /** Bearer token of the seeded API user (role trader: reads and writes). */
+  accessToken: string;
+  /** Bearer token of a viewer API user: reads only, 403 on POST and PUT. */
+  viewerAccessToken: string;
+  /** Token of the control API (`/__emulator/...`). */
+  controlToken: string;
+  /** PKCS#8 PEM of the API user's P-256 key; its public key is registered for request signing. */
+  apiUserPrivateKeyPem: string;
+  /** SPKI PEM of the API user's public key. */
+  apiUserPublicKeyPem: string;
+  /** SPKI PEM of the key that signs webhook deliveries (`X-Signature`). */
+  webhookPublicKeyPem: string;
+  /** The state file in use, if any. */
+  stateFile?: string;
+  /** A client of the control API. */
+  control: EmulatorControlClient;
+  /** Stops listening, cancels webhook retries and writes the state file a last time. Idempotent. */
+  close(): Promise<void>;
+}
+
+function hostForUrl(host: string): string {
+  return host.includes(":") ? `[${host}]` : host;
+}
+
+/** Starts an emulator; rejects with `StateFileError` when the state file cannot be used. */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const host = options.host ?? "127.0.0.1";
+  const stateFile = options.stateFile ? resolve(options.stateFile) : undefined;
+  const loaded = stateFile ? readStateFile(stateFile) : undefined;
+  const idSeed = loaded?.id_seed ?? options.dataSeed ?? "custody-emulator";
+  const credentials: Credentials = makeCredentials(
+    API_USER_ID,
+    VIEWER_USER_ID,
+    options.credentials,
+    loaded?.credentials,
+  );
+
+  const clock = new Clock();
+  const store = new Store(clock, loaded ? { ...loaded, credentials } : baseState(credentials, idSeed));
+  if (!loaded && (options.seed ?? "default") === "default") applyDefaultSeed(store);
+  const views = new Views(store);
+  const progression = new TransactionProgression(store);
+  if (options.transactionProgression) progression.settings.mode = options.transactionProgression;
+  const faults = new FaultInjector({
+    seed: options.faultSeed ?? 0,
+    rate: options.faultRate ?? 0,
+    latencyMs: options.latencyMs ?? 0,
+  });
+  const rateLimiter = new RateLimiter(options.rateLimit ?? 0, () => clock.now());
+  const requestLog = new RequestLog(options.requestLogSize ?? 1000);
+  const webhooks = new WebhookDispatcher(
+    new WebhookSigner(credentials.webhookPrivateKeyPem),
+    () => store.webhookEndpoints.values(),
+    { transaction: (t) => views.transaction(t), auditLog: (r) => views.auditLogRecord(r) },
+    () => clock.isoNow(),
+  );
+  const persistence = stateFile
+    ? new StatePersistence(stateFile, () => store.snapshot(), options.persistDebounceMs ?? 50)
+    : undefined;
+  const exports = new Map<string, ExportEntry>();
+
+  store.subscribe((event) => {
+    if (event.kind === "changed") persistence?.schedule();
+    else webhooks.handleStoreEvent(event);
+  });
+  clock.onChange(() => progression.tick());
+  // In `clock` mode, wall-clock time moves transactions too.
+  const ticker = setInterval(() => progression.tick(), 1_000);
+  ticker.unref();
+
+  const ctx: EmulatorContext = {
+    store,
+    views,
+    clock,
+    faults,
+    rateLimiter,
+    requestLog,
+    progression,
+    webhooks,
+    exports,
+    reset(seed) {
+      store.load(baseState(store.credentials, idSeed));
+      if (seed === "default") applyDefaultSeed(store);
+      webhooks.clear();
+      exports.clear();
+      requestLog.clear();
+      rateLimiter.clear();
+    },
+    flush: async () => persistence?.flush(),
+    persistenceStatus: () => persistence?.status() ?? { pendingWrite: false, writes: 0 },
+  };
+
+  let baseUrl = "";
+  const app = buildServer(ctx, { baseUrl: () => baseUrl });
+  // The file is written before listening: a state file that cannot be written fails the start.
+  if (persistence) {
+    persistence.schedule();
+    await persistence.flush();
+  }
+  try {
+    await app.listen({ host, port: options.port ?? 0 });
+  } catch (err) {
+    clearInterval(ticker);
+    await webhooks.close();
+    throw err;
+  }
+  const address = app.server.address();
+  const port = typeof address === "object" && address ? address.port : options.port;
+  baseUrl = `http://${hostForUrl(host)}:${port}`;
+
+  let closing: Promise<void> | undefined;
+  return {
+    baseUrl,
+    accessToken: credentials.accessToken,
+    viewerAccessToken: credentials.viewerAccessToken,
+    controlToken: credentials.controlToken,
+    apiUserPrivateKeyPem: credentials.apiUserPrivateKeyPem,
+    apiUserPublicKeyPem: credentials.apiUserPublicKeyPem,
+    webhookPublicKeyPem: credentials.webhookPublicKeyPem,
+    ...(stateFile ? { stateFile } : {}),
+    control: new EmulatorControlClient({ baseUrl, controlToken: credentials.controlToken }),
+    close() {
+      closing ??= (async () => {
+        clearInterval(ticker);
+        await webhooks.close();
+        await app.close();
+        await persistence?.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * Sorting and paging shared by every list endpoint (spec §4 conventions, §8 limits).
+ *
+ * Default order, when `sort_by` is absent: `created_at` ascending, then `id` (the spec leaves it open;
+ * api-fields.md §6). `sort_by` values are `<field>_asc|<field>_desc`; several apply in order, and the default
+ * order breaks the remaining ties, so every order is total and stable. Missing values sort as the largest
+ * (last ascending, first descending), as PostgreSQL does.
+ */
+import { DEFAULT_PAGE_SIZE } from "../../sdk/schema";
+
+export type SortValue = string | number | bigint | boolean | undefined;
+export type SortKeys<T> = Record<string, (item: T) => SortValue>;
+
+export interface Paging {
+  page?: number;
+  size?: number;
+  skip_count?: boolean;
+}
+
+export interface Page<T> {
+  total: number;
+  page: number;
+  size: number;
+  items: T[];
+}
+
+function compareValues(a: SortValue, b: SortValue): number {
+  if (a === b) return 0;
+  if (a === undefined) return 1;
+  if (b === undefined) return -1;
+  if (typeof a === "string" && typeof b === "string") {
+    const la = a.toLowerCase();
+    const lb = b.toLowerCase();
+    if (la !== lb) return la < lb ? -1 : 1;
+    return a < b ? -1 : 1;
+  }
+  if (typeof a === "boolean" || typeof b === "boolean") return Number(a) - Number(b);
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Sorts `items` (a new array) by the `sort_by` values, then by `created_at` and `id`.
+ * `keys` maps a field name (`name` in `name_asc`) to its value.
+ */
+export function sortItems<T extends { id: string; created_at: string }>(
+  items: readonly T[],
+  sortBy: readonly string[] | undefined,
+  keys: SortKeys<T>,
+): T[] {
+  const criteria = (sortBy ?? []).map((value) => {
+    const desc = value.endsWith("_desc");
+    const field = value.replace(/_(asc|desc)$/, "");
+    const key = keys[field];
+    if (!key) throw new Error(`no sort key for ${value}`);
+    return { key, sign: desc ? -1 : 1 };
+  });
+  return [...items].sort((a, b) => {
+    for (const { key, sign } of criteria) {
+      const c = compareValues(key(a), key(b)) * sign;
+      if (c !== 0) return c;
+    }
+    if (a.created_at !== b.created_at) return a.created_at < b.created_at ? -1 : 1;
+    return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+  });
+}
+
+/** One page of `items`. With `skip_count`, `total` is the count seen so far (items up to this page). */
+export function paginate<T>(items: readonly T[], paging: Paging): Page<T> {
+  const page = paging.page ?? 1;
+  const size = paging.size ?? DEFAULT_PAGE_SIZE;
+  const start = (page - 1) * size;
+  const slice = items.slice(start, start + size);
+  const total = paging.skip_count ? Math.min(items.length, start + slice.length) : items.length;
+  return { total, page, size, items: slice };
+}
+
+/** True when the filter is absent or the value is one of its entries. */
+export function matches<V>(filter: readonly V[] | undefined, value: V): boolean {
+  return filter === undefined || filter.includes(value);
+}
