@@ -45,21 +45,21 @@ function loadCustodyRuntime(): typeof runtime {
 /** The provider of `pulumi-nodejs:dynamic/custody:Vault`. One module-level object, serialized once per program. */
 export const vaultProvider: pulumi.dynamic.ResourceProvider = {
   configure: async (req) => loadCustodyRuntime().configure(req.config),
-  check: (olds, news) => loadCustodyRuntime().vault.check(olds, news),
-  diff: (id, olds, news) => loadCustodyRuntime().vault.diff(id, olds, news),
-  create: (inputs) => loadCustodyRuntime().vault.create(inputs),
-  read: (id, props) => loadCustodyRuntime().vault.read(id, props),
-  update: (id, olds, news) => loadCustodyRuntime().vault.update(id, olds, news),
-  delete: (id, props) => loadCustodyRuntime().vault.delete(id, props),
+  check: async (olds, news) => loadCustodyRuntime().vault.check(olds, news),
+  diff: async (id, olds, news) => loadCustodyRuntime().vault.diff(id, olds, news),
+  create: async (inputs) => loadCustodyRuntime().vault.create(inputs),
+  read: async (id, props) => loadCustodyRuntime().vault.read(id, props),
+  update: async (id, olds, news) => loadCustodyRuntime().vault.update(id, olds, news),
+  delete: async (id, props) => loadCustodyRuntime().vault.delete(id, props),
 };
 
 /** The provider of `pulumi-nodejs:dynamic/custody:VaultAddress`. */
 export const vaultAddressProvider: pulumi.dynamic.ResourceProvider = {
   configure: async (req) => loadCustodyRuntime().configure(req.config),
-  check: (olds, news) => loadCustodyRuntime().vaultAddress.check(olds, news),
-  diff: (id, olds, news) => loadCustodyRuntime().vaultAddress.diff(id, olds, news),
-  create: (inputs) => loadCustodyRuntime().vaultAddress.create(inputs),
-  read: (id, props) => loadCustodyRuntime().vaultAddress.read(id, props),
-  update: (id, olds, news) => loadCustodyRuntime().vaultAddress.update(id, olds, news),
-  delete: (id, props) => loadCustodyRuntime().vaultAddress.delete(id, props),
+  check: async (olds, news) => loadCustodyRuntime().vaultAddress.check(olds, news),
+  diff: async (id, olds, news) => loadCustodyRuntime().vaultAddress.diff(id, olds, news),
+  create: async (inputs) => loadCustodyRuntime().vaultAddress.create(inputs),
+  read: async (id, props) => loadCustodyRuntime().vaultAddress.read(id, props),
+  update: async (id, olds, news) => loadCustodyRuntime().vaultAddress.update(id, olds, news),
+  delete: async (id, props) => loadCustodyRuntime().vaultAddress.delete(id, props),
 };

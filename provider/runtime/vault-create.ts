@@ -110,6 +110,7 @@ export function createBody(inputs: VaultInputs) {
 async function createNew(client: CustodyClient, inputs: VaultInputs): Promise<ApiVault> {
   let lastError: unknown;
   let outcomeUnknown = false;
+  let freedName = false;
   for (let attempt = 1; attempt <= MAX_CREATE_ATTEMPTS; attempt++) {
     try {
       return (await client.vaults.create(createBody(inputs))) as unknown as ApiVault;
@@ -122,7 +123,13 @@ async function createNew(client: CustodyClient, inputs: VaultInputs): Promise<Ap
       }
       // After a lost response, a 409 is most likely our own earlier attempt.
       const ours = isOutcomeUnknown(err) || (outcomeUnknown && isConflict(err));
-      if (!ours) throw await refusedCreateError(client, inputs, err);
+      if (!ours) {
+        if (isConflict(err) && !freedName && (await freeNameOfArchived(client, inputs.name))) {
+          freedName = true;
+          continue;
+        }
+        throw await refusedCreateError(client, inputs, err);
+      }
       outcomeUnknown = true;
       const found = await findCreated(client, inputs);
       if (found) return found;
@@ -133,6 +140,27 @@ async function createNew(client: CustodyClient, inputs: VaultInputs): Promise<Ap
     `Could not create vault "${inputs.name}" after ${MAX_CREATE_ATTEMPTS} attempts, and no vault of that name ` +
       `exists: ${describeError(lastError)}`,
   );
+}
+
+/**
+ * The name an archived vault keeps once a new vault of another kind takes its name (on a replace):
+ * `Treasury (archived 1a2b3c4d)`, after the first 8 characters of its id.
+ */
+export function archivedVaultName(name: string, id: string): string {
+  return `${name} (archived ${id.slice(0, 8)})`;
+}
+
+/**
+ * Some services keep the name of an archived vault reserved (the emulator does). When only archived vaults of
+ * another kind hold the name (the vault a replace just archived), they are renamed out of the way; they stay
+ * archived and restorable. Returns whether a name was freed.
+ */
+async function freeNameOfArchived(client: CustodyClient, name: string): Promise<boolean> {
+  const sameName = await vaultsNamed(client, name);
+  if (nameHolder(sameName)) return false;
+  const archived = sameName.filter((v) => v.state === "archived");
+  for (const vault of archived) await client.vaults.rename(vault.id, archivedVaultName(name, vault.id));
+  return archived.length > 0;
 }
 
 /** After an unknown outcome: the vault the lost request created, if it did. */

@@ -1,0 +1,74 @@
+/**
+ * An in-process emulator for the provider's unit tests, with the provider runtime configured to use it (as
+ * the engine's `configure()` would), a client for arranging and checking state out of band, and helpers to
+ * read the emulator's raw state.
+ */
+
+import { type RunningEmulator, startEmulator } from "../../emulator";
+import { configure, setNoticeSink } from "../../provider/runtime";
+import { CustodyClient } from "../../sdk";
+
+/** What a provider test works with. */
+export interface ProviderTestbed {
+  /** The running emulator (control client included). */
+  emulator: RunningEmulator;
+  /** A client for out-of-band changes and checks (never used by the provider itself). */
+  client: CustodyClient;
+  /** Notices the provider showed since the last `reset()`. */
+  notices: string[];
+  /** Resets the emulator to its default seed, clears faults and notices. */
+  reset(): Promise<void>;
+  /** Stops everything and restores the runtime's configuration. */
+  close(): Promise<void>;
+}
+
+/** A vault as the emulator's control API shows it. */
+export interface RawVault {
+  id: string;
+  name: string;
+  type: string;
+  state: string;
+  vault_group_ids: string[];
+}
+
+/** Starts an emulator and points the provider runtime at it. */
+export async function startProviderTestbed(): Promise<ProviderTestbed> {
+  const emulator = await startEmulator({ port: 0 });
+  // Retries fast, no client-side rate limit: tests are about behaviour, not pacing.
+  configure({
+    "custody:baseUrl": emulator.baseUrl,
+    "custody:accessToken": emulator.accessToken,
+    "custody:requestsPerMinute": "0",
+  });
+  const client = new CustodyClient({
+    baseUrl: emulator.baseUrl,
+    accessToken: emulator.accessToken,
+    requestsPerMinute: 0,
+  });
+  const notices: string[] = [];
+  const restoreSink = setNoticeSink((message) => {
+    notices.push(message);
+  });
+  return {
+    emulator,
+    client,
+    notices,
+    async reset() {
+      await emulator.control.reset("default");
+      await emulator.control.clearFaults();
+      notices.length = 0;
+    },
+    async close() {
+      restoreSink();
+      configure(undefined);
+      await client.close();
+      await emulator.close();
+    },
+  };
+}
+
+/** Every vault with this name in the emulator's state, archived ones included. */
+export async function rawVaultsNamed(testbed: ProviderTestbed, name: string): Promise<RawVault[]> {
+  const vaults = await testbed.emulator.control.peek<RawVault>("vaults");
+  return vaults.filter((v) => v.name === name);
+}

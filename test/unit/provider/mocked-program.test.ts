@@ -1,0 +1,94 @@
+// A program under `pulumi.runtime.setMocks`: constructing the resources registers the right type tokens and
+// inputs (with a serialized provider that holds no credential), and exposes their outputs.
+import * as assert from "node:assert/strict";
+import * as pulumi from "@pulumi/pulumi";
+import { Vault, VaultAddress } from "../../../provider";
+
+interface Registration {
+  type: string;
+  name: string;
+  inputs: Record<string, unknown>;
+}
+
+function resolvedValue<T>(output: pulumi.Output<T>): Promise<T> {
+  return new Promise((resolve) => output.apply(resolve));
+}
+
+const GROUP = "11111111-1111-4111-8111-111111111111";
+
+describe("resources in a mocked program", () => {
+  const registrations: Registration[] = [];
+
+  before(async () => {
+    await pulumi.runtime.setMocks(
+      {
+        newResource(args) {
+          registrations.push({ type: args.type, name: args.name, inputs: args.inputs });
+          // What the provider would return: the inputs plus a few outputs.
+          const outputs =
+            args.type === "pulumi-nodejs:dynamic/custody:Vault"
+              ? { ...args.inputs, state: "active", address: "bc1qmockedaddress", vaultGroupIds: [GROUP] }
+              : {
+                  ...args.inputs,
+                  address: "bc1qmockedchild",
+                  addressType: "segwit",
+                  chain: "bitcoin_mainnet",
+                };
+          return { id: `${args.name}-id`, state: outputs };
+        },
+        call: (args) => args.inputs,
+      },
+      "custody-mocks",
+      "test",
+      false,
+    );
+  });
+
+  it("registers Vault and VaultAddress with their type tokens and inputs", async () => {
+    const vault = new Vault("btc", {
+      name: "BTC cold",
+      type: "utxo",
+      chain: "bitcoin_mainnet",
+      vaultGroupIds: [GROUP],
+    });
+    const address = new VaultAddress("deposits", {
+      vaultId: vault.id,
+      name: "Deposits",
+      addressType: "segwit",
+    });
+
+    assert.equal(await resolvedValue(vault.id), "btc-id");
+    assert.equal(await resolvedValue(vault.state), "active");
+    assert.equal(await resolvedValue(vault.address), "bc1qmockedaddress");
+    assert.deepEqual(await resolvedValue(vault.vaultGroupIds), [GROUP]);
+    assert.equal(await resolvedValue(address.vaultId), "btc-id");
+    assert.equal(await resolvedValue(address.address), "bc1qmockedchild");
+
+    const vaultReg = registrations.find((r) => r.name === "btc");
+    assert.equal(vaultReg?.type, "pulumi-nodejs:dynamic/custody:Vault");
+    assert.deepEqual(
+      Object.fromEntries(Object.entries(vaultReg?.inputs ?? {}).filter(([k]) => k !== "__provider")),
+      { name: "BTC cold", type: "utxo", chain: "bitcoin_mainnet", vaultGroupIds: [GROUP] },
+    );
+    assert.equal(typeof vaultReg?.inputs.__provider, "string");
+    assert.match(String(vaultReg?.inputs.__provider), /pulumi-custody\/provider-runtime/);
+
+    const addressReg = registrations.find((r) => r.name === "deposits");
+    assert.equal(addressReg?.type, "pulumi-nodejs:dynamic/custody:VaultAddress");
+    assert.equal(addressReg?.inputs.vaultId, "btc-id");
+    assert.equal(addressReg?.inputs.name, "Deposits");
+    assert.equal(addressReg?.inputs.addressType, "segwit");
+  });
+
+  it("two vaults share one serialized provider text", async () => {
+    const a = new Vault("a", { name: "A", type: "evm" });
+    const b = new Vault("b", { name: "B", type: "solana", adoptExisting: true });
+    await Promise.all([resolvedValue(a.id), resolvedValue(b.id)]);
+    const texts = registrations
+      .filter((r) => r.name === "a" || r.name === "b")
+      .map((r) => r.inputs.__provider);
+    assert.equal(texts.length, 2);
+    assert.equal(texts[0], texts[1]);
+    assert.equal(registrations.find((r) => r.name === "b")?.inputs.adoptExisting, true);
+  });
+});

@@ -1,0 +1,101 @@
+// The serialized providers (`__provider` in every resource's state): small, free of credentials, and able to
+// find the implementation from a program directory that has no node_modules/pulumi-custody.
+import * as assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { promisify } from "node:util";
+import * as pulumi from "@pulumi/pulumi";
+import { configure } from "../../../provider/runtime";
+import { vaultAddressProvider, vaultProvider } from "../../../provider/shims";
+
+/** Upper bound for one serialized provider; it is stored twice per resource. */
+const MAX_PROVIDER_BYTES = 4096;
+const TOKEN = "tok-serialization-canary-9f8e7d6c";
+
+const repoRoot = path.resolve(__dirname, "..", "..", "..", "..");
+
+async function serialized(provider: unknown) {
+  return pulumi.runtime.serializeFunction(() => provider, { allowSecrets: true });
+}
+
+describe("serialized providers", () => {
+  const savedEnv = { ...process.env };
+  before(() => {
+    // A token configured in every way the provider reads one, at the time of serialization.
+    process.env.CUSTODY_ACCESS_TOKEN = TOKEN;
+    process.env.CUSTODY_BASE_URL = "https://custody.example.test";
+    configure({ "custody:accessToken": TOKEN, "custody:baseUrl": "https://custody.example.test" });
+  });
+  after(() => {
+    process.env = savedEnv;
+    configure(undefined);
+  });
+
+  for (const [name, provider] of [
+    ["Vault", vaultProvider],
+    ["VaultAddress", vaultAddressProvider],
+  ] as const) {
+    describe(name, () => {
+      it(`is small (< ${MAX_PROVIDER_BYTES} bytes), captures no secret and no token`, async () => {
+        const { text, containsSecrets } = await serialized(provider);
+        const size = Buffer.byteLength(text);
+        console.log(`      serialized ${name} provider: ${size} bytes`);
+        assert.ok(size < MAX_PROVIDER_BYTES, `${size} bytes`);
+        assert.equal(containsSecrets, false);
+        assert.ok(!text.includes(TOKEN), "the token appears in the serialized provider");
+        assert.ok(!text.includes("custody.example.test"), "a setting appears in the serialized provider");
+      });
+
+      it("holds no absolute path and delegates to pulumi-custody/provider-runtime", async () => {
+        const { text } = await serialized(provider);
+        assert.ok(!text.includes(repoRoot), "an absolute path of this checkout is baked in");
+        assert.match(text, /require\("pulumi-custody\/provider-runtime"\)/);
+      });
+
+      it("is the same text every time (stable across resources)", async () => {
+        assert.equal((await serialized(provider)).text, (await serialized(provider)).text);
+      });
+    });
+  }
+
+  describe("loading the implementation in a provider process", () => {
+    let scratch: string | undefined;
+    after(() => {
+      if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+    });
+
+    /** Runs the serialized Vault provider's `check` in a fresh node process started in `cwd`. */
+    async function runSerializedCheck(cwd: string) {
+      const { text } = await serialized(vaultProvider);
+      scratch ??= fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-custody-shim-"));
+      const file = path.join(scratch, "provider.js");
+      fs.writeFileSync(file, text);
+      // As the dynamic-provider host does: the module is compiled with paths relative to the cwd.
+      const script = `
+        const Module = require("module");
+        const text = require("fs").readFileSync(${JSON.stringify(file)}, "utf8");
+        const m = new Module("", null);
+        m.paths = Module._nodeModulePaths(require("path").dirname(""));
+        m._compile(text, "");
+        m.exports.handler().check({}, { name: "v", type: "utxo" })
+          .then((r) => console.log(JSON.stringify(r.failures)), (e) => { console.log("ERROR " + e.message); });`;
+      const { stdout } = await promisify(execFile)(process.execPath, ["-e", script], { cwd });
+      return stdout.trim();
+    }
+
+    it("finds the package checkout above a program directory inside this repository", async () => {
+      const out = await runSerializedCheck(path.join(repoRoot, "test"));
+      assert.deepEqual(JSON.parse(out), [
+        { property: "chain", reason: 'is required for "utxo" vaults (e.g. "bitcoin_mainnet")' },
+      ]);
+    });
+
+    it("outside any checkout, fails with a message saying the program must depend on pulumi-custody", async () => {
+      const out = await runSerializedCheck(os.tmpdir());
+      assert.match(out, /^ERROR Cannot load pulumi-custody\/provider-runtime/);
+      assert.match(out, /npm install pulumi-custody/);
+    });
+  });
+});
