@@ -4,7 +4,8 @@
  * timestamp within 120 s of the emulator clock. Seconds and milliseconds are both accepted, because the
  * docs say milliseconds but the official examples send seconds.
  */
-import { createPublicKey, type KeyObject, verify } from "node:crypto";
+import { signingMessage } from "../sdk/signing/sign-request";
+import { verifyWebhookSignature } from "../sdk/signing/verify-webhook-signature";
 import { unauthorized } from "./api-error";
 
 /** How far `x-timestamp` may be from the emulator clock (the OAS: "valid for 120 seconds"). */
@@ -20,16 +21,6 @@ export interface SignedRequest {
   signature: string | undefined;
   /** The exact body text received. */
   rawBody: string;
-}
-
-const keyCache = new Map<string, KeyObject>();
-function publicKeyOf(pem: string): KeyObject {
-  let key = keyCache.get(pem);
-  if (!key) {
-    key = createPublicKey(pem);
-    keyCache.set(pem, key);
-  }
-  return key;
 }
 
 /** Throws a 401 that says what is wrong, or returns when the signature is valid. */
@@ -50,18 +41,12 @@ export function verifyRequestSignature(req: SignedRequest, publicKeyPem: string,
         `a signature is valid for ${SIGNATURE_WINDOW_MS / 1000} s`,
     );
   }
-  const message = Buffer.from(`${req.path}|${req.timestamp}|${req.rawBody}`);
-  let ok = false;
-  try {
-    ok = verify(
-      "sha256",
-      message,
-      { key: publicKeyOf(publicKeyPem), dsaEncoding: "der" },
-      Buffer.from(req.signature, "base64"),
-    );
-  } catch {
-    ok = false;
-  }
+  // The same check as a webhook signature, over the request's signing message (sdk/signing).
+  const ok = verifyWebhookSignature(
+    signingMessage(req.path, req.timestamp, req.rawBody),
+    req.signature,
+    publicKeyPem,
+  );
   if (!ok) {
     throw unauthorized(
       "Invalid x-signature: expected base64 DER ECDSA P-256/SHA-256 over '<path>|<x-timestamp>|<body>' " +

@@ -42,8 +42,17 @@ export function eddsaPublicKey(seed: Buffer): Buffer {
 
 /** A BIP-32 extended public key string (`xpub…`, base58check of 78 bytes). */
 export function xpub(seed: Buffer): string {
-  const body = Buffer.concat([sha256(Buffer.concat([seed, Buffer.from("xpub")])), ecdsaPublicKey(seed)]);
-  return base58check(Buffer.concat([Buffer.from("0488b21e", "hex"), body.subarray(0, 74)]));
+  const chainCode = sha256(Buffer.concat([seed, Buffer.from("chain-code")]));
+  const fingerprint = sha256(Buffer.concat([seed, Buffer.from("parent")])).subarray(0, 4);
+  // version ‖ depth ‖ parent fingerprint ‖ child number ‖ chain code ‖ key (BIP-32 serialization).
+  const body = Buffer.concat([
+    Buffer.from([3]),
+    fingerprint,
+    Buffer.from([0x80, 0, 0, 0]),
+    chainCode,
+    ecdsaPublicKey(seed),
+  ]);
+  return base58check(Buffer.concat([Buffer.from("0488b21e", "hex"), body]));
 }
 
 /** `0x` + 40 lowercase hex (EVM). */
