@@ -4,8 +4,9 @@ import {
   assertResponseShape,
   assertValidationIssue,
   type Harness,
+  type Loose,
   startHarness,
-, type Loose } from "../../support/emulator-harness";
+} from "../../support/emulator-harness";
 
 // Spec §2, "Chain unique ids (default set)", every value listed by name (ripple excepted, see README).
 const NUMERIC_EVM = [

@@ -5,8 +5,9 @@ import {
   assertResponseShape,
   assertValidationIssue,
   type Harness,
+  type Loose,
   startHarness,
-, type Loose } from "../../support/emulator-harness";
+} from "../../support/emulator-harness";
 
 const MISSING = "00000000-0000-4000-8000-000000000000";
 

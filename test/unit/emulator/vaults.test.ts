@@ -8,9 +8,10 @@ import {
   assertResponseShape,
   assertValidationIssue,
   type Harness,
+  type Loose,
   startHarness,
   uniqueName,
-, type Loose } from "../../support/emulator-harness";
+} from "../../support/emulator-harness";
 
 const MISSING = "00000000-0000-4000-8000-000000000000";
 
