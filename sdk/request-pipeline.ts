@@ -86,6 +86,7 @@ export interface RequestPipelineOptions {
 
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const IDEMPOTENCY_HEADER = "x-idempotence-id";
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 /** Headers the pipeline owns; a caller's values for them are ignored. */
 const RESERVED_HEADERS = new Set(["authorization", "x-signature", "x-timestamp", "content-type", "host"]);
 
@@ -145,6 +146,13 @@ export class RequestPipeline {
     }
     if (spec.body === undefined && args.body !== undefined) {
       issues.push({ loc: ["body"], msg: "this endpoint takes no body", type: "unexpected" });
+    }
+    // encodeURIComponent cannot encode a lone surrogate; say which parameter has one.
+    for (const [key, value] of Object.entries((args.query ?? {}) as Record<string, unknown>)) {
+      const values = Array.isArray(value) ? value : [value];
+      if (values.some((v) => typeof v === "string" && LONE_SURROGATE.test(v))) {
+        issues.push({ loc: ["query", key], msg: "must be well-formed Unicode text", type: "invalid_string" });
+      }
     }
     const idempotencyId = lowerCaseKeys(args.headers)[IDEMPOTENCY_HEADER];
     if (idempotencyId !== undefined && !UUID.test(idempotencyId)) {
