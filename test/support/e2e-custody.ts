@@ -1,0 +1,216 @@
+/**
+ * Shared pieces of the custody end-to-end tests: an emulator per suite, stacks of the fixture program, the
+ * root program or an example wired to it, and the two views every test compares: what the Pulumi state holds
+ * and what the API says.
+ *
+ * ```ts
+ * const emulator = await startTestEmulator();
+ * const stack = await fixtureStack(emulator, "lifecycle");
+ * await declare(stack, { vaults: { treasury: { name: "e2e treasury", type: "evm" } } });
+ * await stack.up();
+ * const [vault] = await apiVaultsNamed(emulator.client, ["e2e treasury"]);
+ * ```
+ *
+ * @module
+ */
+import { execFile } from "node:child_process";
+import * as fs from "node:fs";
+import { promisify } from "node:util";
+import type { Stack } from "@pulumi/pulumi/automation";
+import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../emulator";
+import { CustodyClient, type UtxoVaultAddress, type Vault as ApiVault } from "../../sdk";
+import { createLocalStack, repoPath } from "./pulumi-engine";
+
+const execFileAsync = promisify(execFile);
+
+/** Type token of the `Vault` resource. */
+export const VAULT_TYPE = "pulumi-nodejs:dynamic/custody:Vault";
+/** Type token of the `VaultAddress` resource. */
+export const ADDRESS_TYPE = "pulumi-nodejs:dynamic/custody:VaultAddress";
+
+/** Every vault state, so that API lookups see archived vaults too. */
+const ALL_VAULT_STATES = ["active", "archived", "pending", "aborted", "deleted"] as const;
+
+/** An emulator on loopback plus a client of its API (retries on, rate limit off). */
+export interface TestEmulator extends RunningEmulator {
+  /** A client of the emulator's `/api/v1`, as the seeded API user. */
+  client: CustodyClient;
+  /** Stops the client and the emulator. */
+  stop(): Promise<void>;
+}
+
+/** Starts an emulator on 127.0.0.1 with a random port (call {@link TestEmulator.stop} in `after`). */
+export async function startTestEmulator(options: Partial<EmulatorOptions> = {}): Promise<TestEmulator> {
+  const emulator = await startEmulator({ host: "127.0.0.1", port: 0, ...options });
+  const client = new CustodyClient({
+    baseUrl: emulator.baseUrl,
+    accessToken: emulator.accessToken,
+    requestsPerMinute: 0,
+    // The checks must not fail because of an injected fault.
+    maxRetries: 10,
+    advanced: { retryBaseDelayMs: 20, retryMaxDelayMs: 200 },
+  });
+  return Object.assign(emulator, {
+    client,
+    async stop() {
+      await client.close();
+      await emulator.close();
+    },
+  });
+}
+
+/** A vault the fixture program declares (`custody-stack:vaults`); values pass through unchecked. */
+export interface VaultSpec {
+  name: string;
+  type: string;
+  chain?: string;
+  keyType?: string;
+  vaultGroupIds?: string[];
+  adoptExisting?: boolean;
+}
+
+/** An address the fixture program declares (`custody-stack:addresses`); `vault` is a key of the vaults. */
+export interface AddressSpec {
+  vault: string;
+  name?: string;
+  addressType?: string;
+}
+
+/** The desired state of the fixture program. */
+export interface Declared {
+  vaults?: Record<string, VaultSpec>;
+  addresses?: Record<string, AddressSpec>;
+}
+
+/** The fixture program that declares whatever the stack config lists (`test/fixtures/custody-stack`). */
+export const FIXTURE_DIR = repoPath("test", "fixtures", "custody-stack");
+
+/**
+ * A stack of the fixture program, configured for `emulator`: base URL, the access token as a secret, and
+ * the client-side rate limit off.
+ */
+export async function fixtureStack(emulator: TestEmulator, stackName: string): Promise<Stack> {
+  await requireBuilt(repoPath("dist", "test", "fixtures", "custody-stack", "index.js"));
+  return configured(await createLocalStack({ projectDir: FIXTURE_DIR, stackName }), emulator);
+}
+
+/** A stack of the root program (`/Pulumi.yaml`, compiled to `dist/index.js`), configured for `emulator`. */
+export async function rootProgramStack(emulator: TestEmulator, stackName: string): Promise<Stack> {
+  await requireBuilt(repoPath("dist", "index.js"));
+  return configured(await createLocalStack({ projectDir: repoPath(), stackName }), emulator);
+}
+
+/**
+ * A stack of `examples/<name>`, configured for `emulator`. The example's own `Pulumi.yaml` is for users
+ * (TypeScript through ts-node, `pulumi-custody` from its `node_modules`); in this repository the tests run the
+ * copy the root build compiled to `dist/examples/<name>/index.js`, which resolves `pulumi-custody` by
+ * package self-reference. Everything else (name, config defaults) comes from the example's `Pulumi.yaml`.
+ */
+export async function exampleStack(emulator: TestEmulator, name: string, stackName: string): Promise<Stack> {
+  const main = repoPath("dist", "examples", name, "index.js");
+  await requireBuilt(main);
+  const stack = await createLocalStack({ projectDir: repoPath("examples", name), stackName });
+  const settings = await stack.workspace.projectSettings();
+  await stack.workspace.saveProjectSettings({
+    ...settings,
+    runtime: { name: "nodejs", options: { typescript: false } },
+    main,
+  });
+  return configured(stack, emulator);
+}
+
+async function configured(stack: Stack, emulator: TestEmulator): Promise<Stack> {
+  await stack.setAllConfig({
+    "custody:baseUrl": { value: emulator.baseUrl },
+    "custody:accessToken": { value: emulator.accessToken, secret: true },
+    "custody:requestsPerMinute": { value: "0" },
+  });
+  return stack;
+}
+
+async function requireBuilt(file: string): Promise<void> {
+  try {
+    await fs.promises.access(file);
+  } catch {
+    throw new Error(`${file} is missing: run \`npm run build\` first`);
+  }
+}
+
+/** Sets the fixture program's desired state (both keys, so that leaving one out empties it). */
+export async function declare(stack: Stack, declared: Declared): Promise<void> {
+  await stack.setAllConfig({
+    vaults: { value: JSON.stringify(declared.vaults ?? {}) },
+    addresses: { value: JSON.stringify(declared.addresses ?? {}) },
+  });
+}
+
+/** One resource of an exported deployment. */
+export interface StateResource {
+  urn: string;
+  type: string;
+  id?: string;
+  inputs?: Record<string, unknown>;
+  outputs?: Record<string, unknown>;
+}
+
+/** The resources of `type` in the stack's state, keyed by resource name (the last part of the URN). */
+export async function stateResources(stack: Stack, type: string): Promise<Map<string, StateResource>> {
+  const exported = await stack.exportStack();
+  const resources: StateResource[] = exported.deployment?.resources ?? [];
+  return new Map(resources.filter((r) => r.type === type).map((r) => [resourceName(r.urn), r]));
+}
+
+/**
+ * The text of `pulumi stack export` as a user runs it (secrets stay encrypted). The Automation API's
+ * `stack.exportStack()` passes `--show-secrets`, so it cannot show what the state file holds.
+ */
+export async function cliStackExport(stack: Stack): Promise<string> {
+  const ws = stack.workspace;
+  const env = { ...process.env, ...(ws.pulumiHome ? { PULUMI_HOME: ws.pulumiHome } : {}), ...ws.envVars };
+  const { stdout } = await execFileAsync(
+    ws.pulumiCommand.command,
+    ["stack", "export", "--stack", stack.name, "--non-interactive"],
+    { cwd: ws.workDir, env, maxBuffer: 64 * 1024 * 1024 },
+  );
+  return stdout;
+}
+
+/** The resource name in a URN (`urn:pulumi:stack::project::type::name` → `name`). */
+export function resourceName(urn: string): string {
+  return urn.slice(urn.lastIndexOf("::") + 2);
+}
+
+/** Every vault with one of `names`, in any state (so archived ones and duplicates show). */
+export async function apiVaultsNamed(client: CustodyClient, names: string[]): Promise<ApiVault[]> {
+  const vaults: ApiVault[] = [];
+  // The `names` filter takes full names; a few dozen per request keeps the URL short.
+  for (let i = 0; i < names.length; i += 25) {
+    for await (const vault of client.vaults.listAll({
+      names: names.slice(i, i + 25),
+      vault_states: [...ALL_VAULT_STATES],
+    })) {
+      vaults.push(vault);
+    }
+  }
+  return vaults;
+}
+
+/** Every vault of the organization, in any state. */
+export async function apiAllVaults(client: CustodyClient): Promise<ApiVault[]> {
+  const vaults: ApiVault[] = [];
+  for await (const vault of client.vaults.listAll({ vault_states: [...ALL_VAULT_STATES] }))
+    vaults.push(vault);
+  return vaults;
+}
+
+/** Every address of a UTXO vault. */
+export async function apiAddresses(client: CustodyClient, vaultId: string): Promise<UtxoVaultAddress[]> {
+  const addresses: UtxoVaultAddress[] = [];
+  for await (const address of client.vaults.addresses.listAll(vaultId)) addresses.push(address);
+  return addresses;
+}
+
+/** The plain value of a stack output (`undefined` when absent). */
+export function outputValue<T>(outputs: Record<string, { value: unknown }>, name: string): T {
+  return outputs[name]?.value as T;
+}
