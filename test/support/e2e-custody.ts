@@ -18,7 +18,7 @@ import * as fs from "node:fs";
 import { promisify } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../emulator";
-import { CustodyClient, type UtxoVaultAddress, type Vault as ApiVault } from "../../sdk";
+import { type Vault as ApiVault, CustodyClient, type UtxoVaultAddress } from "../../sdk";
 import { createLocalStack, repoPath } from "./pulumi-engine";
 
 const execFileAsync = promisify(execFile);
