@@ -4,6 +4,7 @@
  * full run renders `BENCHMARKS.md`.
  */
 import * as fs from "node:fs";
+import * as os from "node:os";
 import { figures } from "./figures";
 import { killAllChildren } from "./support/children";
 import type { FigureResult } from "./support/results";
@@ -39,6 +40,7 @@ async function main(): Promise<number> {
   const results: FigureResult[] = [];
   for (const figure of selected) {
     const figureStart = nowNs();
+    const loadAtStart = os.loadavg()[0]!;
     const log = (message: string) => process.stderr.write(`[${figure.id}] ${message}\n`);
     log(`figure ${figure.number}: ${figure.title}`);
     let result: FigureResult;
@@ -51,6 +53,7 @@ async function main(): Promise<number> {
         method: figure.method,
         ...outcome,
         durationS: elapsedMs(figureStart) / 1000,
+        loadAverage: { start: loadAtStart, end: os.loadavg()[0]! },
       };
     } catch (err) {
       const message = err instanceof Error ? (err.stack ?? err.message) : String(err);
@@ -65,10 +68,14 @@ async function main(): Promise<number> {
         notes: [],
         error: message,
         durationS: elapsedMs(figureStart) / 1000,
+        loadAverage: { start: loadAtStart, end: os.loadavg()[0]! },
       };
     }
     results.push(result);
-    log(`done in ${result.durationS.toFixed(0)} s`);
+    log(
+      `done in ${result.durationS.toFixed(0)} s (load average ${result.loadAverage.start.toFixed(1)} → ` +
+        `${result.loadAverage.end.toFixed(1)} on ${machine.cores} cores)`,
+    );
   }
 
   const run: BenchResults = {

@@ -3,6 +3,7 @@
  * event loop with the client being measured. On 2 cores the client and the server then each have one.
  */
 import { spawn } from "node:child_process";
+import { EmulatorControlClient } from "../../emulator/control-client";
 import { trackChild } from "./children";
 import { repoPath } from "./repo";
 
@@ -18,12 +19,14 @@ export interface EmulatorProcessOptions {
 
 /** A running emulator process. */
 export interface EmulatorProcess {
-  /** `http://127.0.0.1:<port>` plus the API prefix, as the emulator prints it. */
+  /** `http://127.0.0.1:<port>`, as the emulator prints it (endpoint paths add `/api/v1/...`). */
   baseUrl: string;
   /** Bearer token of the seeded API user. */
   accessToken: string;
   /** Everything the emulator printed on its JSON line (control token, keys, ...). */
   info: Record<string, unknown>;
+  /** Its control API (reset, data sets, request log, latency). */
+  control: EmulatorControlClient;
   /** Process id, for memory sampling. */
   pid: number;
   /** Stops the process (SIGTERM, then SIGKILL after 5 s). */
@@ -86,6 +89,7 @@ export async function startEmulatorProcess(options: EmulatorProcessOptions): Pro
     baseUrl,
     accessToken,
     info,
+    control: new EmulatorControlClient({ baseUrl, controlToken: String(info.controlToken) }),
     pid: child.pid!,
     close: () =>
       new Promise<void>((resolve) => {

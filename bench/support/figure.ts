@@ -10,7 +10,10 @@ export interface FigureContext {
 }
 
 /** The result a figure returns; the runner adds the id, number, title and duration. */
-export type FigureOutcome = Omit<FigureResult, "id" | "number" | "title" | "method" | "durationS">;
+export type FigureOutcome = Omit<
+  FigureResult,
+  "id" | "number" | "title" | "method" | "durationS" | "loadAverage"
+>;
 
 /** One benchmark figure. */
 export interface Figure {

@@ -10,7 +10,7 @@ interface AutocannonOptions {
   body?: string;
   connections?: number;
   duration?: number;
-  idReplacement?: boolean;
+  requests?: Array<{ setupRequest?: (request: { body?: string }) => { body?: string } }>;
   timeout?: number;
 }
 interface AutocannonHistogram {
@@ -34,6 +34,8 @@ type Autocannon = (options: AutocannonOptions) => Promise<AutocannonResult>;
 // autocannon is CommonJS without type declarations; the part used is declared above.
 const autocannon = require("autocannon") as Autocannon;
 
+let nextId = 0;
+
 /** One load run. */
 export interface LoadOptions {
   /** Full URL, e.g. `http://127.0.0.1:8787/api/v1/vaults`. */
@@ -42,7 +44,7 @@ export interface LoadOptions {
   method?: "GET" | "POST";
   /** Request headers. */
   headers?: Record<string, string>;
-  /** Request body; `[<id>]` in it is replaced by a fresh unique id per request (for unique names). */
+  /** Request body; `{n}` in it is replaced by a counter that is unique per request (for unique names). */
   body?: string;
   /** Concurrent keep-alive connections. */
   connections: number;
@@ -68,12 +70,18 @@ export interface LoadResult {
 
 /** Runs autocannon against `options.url`. */
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
+  const template = options.body;
+  // autocannon's own `idReplacement` sends nothing at all with a JSON body (autocannon 8.0.0: 0 requests
+  // completed, no error reported), so unique bodies are built per request here instead.
+  const unique = template?.includes("{n}") === true;
   const result = await autocannon({
     url: options.url,
     method: options.method ?? "GET",
     headers: options.headers,
-    body: options.body,
-    idReplacement: options.body?.includes("[<id>]") ?? false,
+    body: unique ? undefined : template,
+    requests: unique
+      ? [{ setupRequest: (request) => ({ ...request, body: template!.replace("{n}", String(nextId++)) }) }]
+      : undefined,
     connections: options.connections,
     duration: options.durationS,
     timeout: 10,

@@ -134,7 +134,10 @@ function renderFigure(f: FigureResult): string[] {
     out.push("**Analysis.**", "");
     for (const n of f.notes) out.push(n, "");
   }
-  out.push(`_Figure ${f.number} took ${Math.round(f.durationS)} s._`);
+  out.push(
+    `_Figure ${f.number} took ${Math.round(f.durationS)} s; 1-minute load average ${f.loadAverage.start.toFixed(1)} ` +
+      `at its start and ${f.loadAverage.end.toFixed(1)} at its end._`,
+  );
   return out;
 }
 

@@ -65,6 +65,11 @@ export interface FigureResult {
   error?: string;
   /** Wall time the figure took, in seconds. */
   durationS: number;
+  /**
+   * The machine's 1-minute load average when the figure started and ended. Well above the core count means
+   * something else competed for the CPU, and the figure's numbers deserve less trust.
+   */
+  loadAverage: { start: number; end: number };
 }
 
 /** A whole run. */
