@@ -42,7 +42,12 @@ function connectEngineLog(): EngineLog | null {
   }
 }
 
+/** Notices already shown by this process: one operation shows each once (refresh and update both diff). */
+const shown = new Set<string>();
+
 const defaultSink: NoticeSink = async (message) => {
+  if (shown.has(message)) return;
+  shown.add(message);
   if (engineLog === undefined) engineLog = connectEngineLog();
   if (engineLog) {
     try {
