@@ -22,13 +22,12 @@ export interface ProviderTestbed {
   close(): Promise<void>;
 }
 
-/** A vault as the emulator's control API shows it. */
+/** A vault as the emulator's control API shows it (the API's own record, archived ones included). */
 export interface RawVault {
   id: string;
   name: string;
   type: string;
   state: string;
-  vault_group_ids: string[];
 }
 
 /** Starts an emulator and points the provider runtime at it. */
