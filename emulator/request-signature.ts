@@ -4,8 +4,8 @@
  * timestamp within 120 s of the emulator clock. Seconds and milliseconds are both accepted, because the
  * docs say milliseconds but the official examples send seconds.
  */
+import { createPublicKey, type KeyObject, verify } from "node:crypto";
 import { signingMessage } from "../sdk/signing/sign-request";
-import { verifyWebhookSignature } from "../sdk/signing/verify-webhook-signature";
 import { unauthorized } from "./api-error";
 
 /** How far `x-timestamp` may be from the emulator clock (the OAS: "valid for 120 seconds"). */
@@ -21,6 +21,28 @@ export interface SignedRequest {
   signature: string | undefined;
   /** The exact body text received. */
   rawBody: string;
+}
+
+// node:crypto (OpenSSL) rather than the sdk's pure-JS verifier: ~0.1 ms instead of ~7 ms per request, and
+// it accepts high-S signatures as the service does. The key object is parsed once per PEM.
+const keys = new Map<string, KeyObject>();
+function publicKeyOf(pem: string): KeyObject {
+  let key = keys.get(pem);
+  if (!key) {
+    key = createPublicKey(pem);
+    keys.set(pem, key);
+  }
+  return key;
+}
+
+function isValidSignature(message: string, signatureB64: string, publicKeyPem: string): boolean {
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(signatureB64)) return false;
+  try {
+    const key = { key: publicKeyOf(publicKeyPem), dsaEncoding: "der" as const };
+    return verify("sha256", Buffer.from(message), key, Buffer.from(signatureB64, "base64"));
+  } catch {
+    return false;
+  }
 }
 
 /** Throws a 401 that says what is wrong, or returns when the signature is valid. */
@@ -41,8 +63,8 @@ export function verifyRequestSignature(req: SignedRequest, publicKeyPem: string,
         `a signature is valid for ${SIGNATURE_WINDOW_MS / 1000} s`,
     );
   }
-  // The same check as a webhook signature, over the request's signing message (sdk/signing).
-  const ok = verifyWebhookSignature(
+  // The message is built by the sdk's own function, so client and emulator cannot disagree on it.
+  const ok = isValidSignature(
     signingMessage(req.path, req.timestamp, req.rawBody),
     req.signature,
     publicKeyPem,
