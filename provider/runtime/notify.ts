@@ -14,6 +14,8 @@ import * as path from "node:path";
 export type NoticeSink = (message: string) => void | Promise<void>;
 
 type EngineLog = (message: string) => Promise<void>;
+/** How long a notice may take to reach the engine before it goes to stderr instead. */
+const ENGINE_LOG_TIMEOUT_MS = 5000;
 let engineLog: EngineLog | null | undefined;
 
 /** The engine's `Log` RPC, when this process is Pulumi's dynamic-provider host; else `null`. */
@@ -22,9 +24,15 @@ function connectEngineLog(): EngineLog | null {
   const address = process.argv[2] ?? "";
   if (!/dynamic-provider/.test(main) || !/^[\w.[\]:-]+:\d+$/.test(address)) return null;
   try {
-    const pulumiDir = path.dirname(
-      require.resolve("@pulumi/pulumi/package.json", { paths: [path.dirname(main)] }),
-    );
+    // The host's own copy of @pulumi/pulumi (beside its main module), else the one this package resolves.
+    const manifest = (() => {
+      try {
+        return require.resolve("@pulumi/pulumi/package.json", { paths: [path.dirname(main)] });
+      } catch {
+        return require.resolve("@pulumi/pulumi/package.json");
+      }
+    })();
+    const pulumiDir = path.dirname(manifest);
     const grpc = require(require.resolve("@grpc/grpc-js", { paths: [pulumiDir] }));
     const engineRpc = require(path.join(pulumiDir, "proto", "engine_grpc_pb.js"));
     const engineProto = require(path.join(pulumiDir, "proto", "engine_pb.js"));
@@ -35,7 +43,10 @@ function connectEngineLog(): EngineLog | null {
         request.setSeverity(engineProto.LogSeverity.WARNING);
         request.setMessage(message);
         request.setUrn("");
-        client.log(request, (err: unknown) => (err ? reject(err) : resolve()));
+        const deadline = Date.now() + ENGINE_LOG_TIMEOUT_MS;
+        client.log(request, new grpc.Metadata(), { deadline }, (err: unknown) =>
+          err ? reject(err) : resolve(),
+        );
       });
   } catch {
     return null;
