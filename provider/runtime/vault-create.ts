@@ -27,18 +27,28 @@ export async function createVault(inputs: VaultInputs): Promise<{ id: string; ou
   const client = custodyClient();
   const { vault, acquisition } = await acquireVault(client, inputs);
 
-  try {
-    const proposal = await reconcileVaultGroups(client, vault, inputs.vaultGroupIds, undefined);
-    const latest = proposal || acquisition === "restored" ? await client.vaults.get(vault.id) : vault;
-    return { id: vault.id, outs: outputsFor(latest as unknown as ApiVault, inputs, acquisition, proposal) };
-  } catch (err) {
-    // The vault exists: report it so the engine keeps it in state, and the next `up` finishes the job.
-    throw new PartialCreateError(
+  // From here on the vault exists: a failure is reported with its id, so the engine keeps it in state and the
+  // next `up` finishes the job through `update`.
+  const partial = (what: string, err: unknown) =>
+    new PartialCreateError(
       vault.id,
       outputsFor(vault, inputs, acquisition, undefined),
-      `vault "${inputs.name}" (${vault.id}) was ${acquisition}, but its vault groups could not be set: ${describeError(err)}`,
+      `vault "${inputs.name}" (${vault.id}) was ${acquisition}, but ${what}: ${describeError(err)}`,
     );
+  let proposal: VaultOutputs["pendingProposal"];
+  try {
+    proposal = await reconcileVaultGroups(client, vault, inputs.vaultGroupIds, undefined);
+  } catch (err) {
+    throw partial("its vault groups could not be set", err);
   }
+  let latest = vault;
+  try {
+    if (proposal || acquisition === "restored")
+      latest = (await client.vaults.get(vault.id)) as unknown as ApiVault;
+  } catch (err) {
+    throw partial("it could not be read back", err);
+  }
+  return { id: vault.id, outs: outputsFor(latest, inputs, acquisition, proposal) };
 }
 
 function outputsFor(
