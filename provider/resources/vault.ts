@@ -56,7 +56,9 @@ export interface VaultArgs {
  * `chain`, `keyType` or `endUserId` replaces it by archiving the old vault first, then creating a new one
  * (with a new address). The preview shows such a replace as a delete-then-create (`+-`) and prints a warning
  * that says the old vault is archived. An archived vault keeps its address and any funds; declaring it again
- * (same name and kind) restores it, so `destroy` followed by `up` gives back the same vault and address.
+ * (same name and kind) restores it, so `destroy` followed by `up` gives back the same vault and address. When
+ * the service keeps an archived vault's name reserved, an archived vault of another kind that holds the
+ * declared name is renamed `<name> (archived <id prefix>)` to free it.
  *
  * Drift: a refresh reports an out-of-band rename or archive as a change (the next `up` renames back or
  * restores); a vault that no longer exists at all leaves the state.
