@@ -4,7 +4,7 @@
  * unless `states_on_groups` narrows it; `group_ids__not` excludes members in those same states.
  */
 import { notFound } from "../api-error";
-import { matches, paginate, sortItems } from "../state/list-query";
+import { inDefaultOrder, matches, paginate, sortItems } from "../state/list-query";
 import type { Handlers } from "./types";
 
 const ALL_MEMBERSHIP_STATES = ["active", "pending_addition", "pending_removal"] as const;
@@ -14,7 +14,7 @@ export const userHandlers: Pick<Handlers, "listUsers" | "getUser"> = {
     const { store, views } = ctx.emulator;
     const q = ctx.query;
     const membershipStates = q.states_on_groups ?? ALL_MEMBERSHIP_STATES;
-    const filtered = [...store.users.values()].filter((u) => {
+    const filtered = inDefaultOrder(store.users).filter((u) => {
       if (u.state === "deleted" && q.include_deleted !== true) return false;
       if (!matches(q.types, u.user_type) || !matches(q.states, u.state as never)) return false;
       if (q.roles && (!u.role || !q.roles.includes(u.role))) return false;
@@ -31,15 +31,17 @@ export const userHandlers: Pick<Handlers, "listUsers" | "getUser"> = {
       }
       return true;
     });
-    const sorted = sortItems(filtered, q.sort_by, {
-      role: (u) => u.role,
-      email: (u) => u.email,
-      created: (u) => u.created_at,
-      name: (u) => u.name,
-      last_keep_alive: (u) => u.last_keep_alive_at,
-      state: (u) => u.state,
-      type: (u) => u.user_type,
-    });
+    const sorted = !q.sort_by
+      ? filtered
+      : sortItems(filtered, q.sort_by, {
+          role: (u) => u.role,
+          email: (u) => u.email,
+          created: (u) => u.created_at,
+          name: (u) => u.name,
+          last_keep_alive: (u) => u.last_keep_alive_at,
+          state: (u) => u.state,
+          type: (u) => u.user_type,
+        });
     const page = paginate(sorted, q);
     return {
       status: 200,

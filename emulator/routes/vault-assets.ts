@@ -7,7 +7,7 @@ import type { OwnedAssetRecord } from "../state/types";
 import type { Handlers } from "./types";
 import { requireVault } from "./vaults";
 
-type Row = { id: string; created_at: string; owned: OwnedAssetRecord; order: number };
+type Row = { created_at: string; owned: OwnedAssetRecord };
 
 function marketValue(owned: OwnedAssetRecord): number | undefined {
   const asset = findAsset(owned.asset_id)!;
@@ -24,13 +24,8 @@ export const vaultAssetHandlers: Pick<Handlers, "listVaultAssets" | "getVaultAss
     const search = q.search?.toLowerCase();
     const rows: Row[] = store
       .ownedAssetsOf(vault.id)
-      .map((owned, order) => ({
-        // Insertion order is the default order: created_at is the same for all, `id` sorts by position.
-        id: String(order).padStart(8, "0"),
-        created_at: "",
-        owned,
-        order,
-      }))
+      // No timestamps: the stable sort keeps the order the assets were added for ties.
+      .map((owned) => ({ created_at: "", owned }))
       .filter(({ owned }) => {
         const asset = findAsset(owned.asset_id)!;
         return (

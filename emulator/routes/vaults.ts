@@ -14,7 +14,7 @@ import { invalidField, notFound, preconditionFailed } from "../api-error";
 import { EXPORT_LIMIT } from "../context";
 import { findAsset } from "../seed/assets";
 import { buildVault } from "../seed/vault-factory";
-import { matches, paginate, sortItems } from "../state/list-query";
+import { inDefaultOrder, matches, paginate, sortItems } from "../state/list-query";
 import type { VaultRecord } from "../state/types";
 import type { HandlerContext, Handlers } from "./types";
 
@@ -66,7 +66,7 @@ export const vaultHandlers: Pick<
       }
     }
     const accountAddresses = q.account_addresses?.map((a) => a.toLowerCase());
-    const filtered = [...store.vaults.values()].filter(
+    const filtered = inDefaultOrder(store.vaults).filter(
       (v) =>
         matches(q.vault_ids, v.id) &&
         matches(q.names, v.name) &&
@@ -83,12 +83,14 @@ export const vaultHandlers: Pick<
         (!q.origin_type || (v.key !== undefined && v.origin_type === q.origin_type)) &&
         (!accountAddresses || v.account_addresses.some((a) => accountAddresses.includes(a.toLowerCase()))),
     );
-    const sorted = sortItems(filtered, q.sort_by, {
-      created_at: (v) => v.created_at,
-      name: (v) => v.name,
-      vault_type: (v) => v.type,
-      is_favorite: (v) => v.is_favorite,
-    });
+    const sorted = q.sort_by
+      ? sortItems(filtered, q.sort_by, {
+          created_at: (v) => v.created_at,
+          name: (v) => v.name,
+          vault_type: (v) => v.type,
+          is_favorite: (v) => v.is_favorite,
+        })
+      : filtered;
     const page = paginate(sorted, q);
     return {
       status: 200,

@@ -1,9 +1,10 @@
 /**
  * Sorting and paging shared by every list endpoint (spec §4 conventions, §8 limits).
  *
- * Default order, when `sort_by` is absent: `created_at` ascending, then `id` (the spec leaves it open;
- * api-fields.md §6). `sort_by` values are `<field>_asc|<field>_desc`; several apply in order, and the default
- * order breaks the remaining ties, so every order is total and stable. Missing values sort as the largest
+ * Default order, when `sort_by` is absent: `created_at` ascending, records created in the same instant in
+ * the order they were created (the spec leaves it open; api-fields.md §6). `sort_by` values are
+ * `<field>_asc|<field>_desc`; several apply in order, and the default order breaks the remaining ties, so
+ * every order is total and the same on every run. Missing values sort as the largest
  * (last ascending, first descending), as PostgreSQL does.
  */
 import { DEFAULT_PAGE_SIZE } from "../../sdk/schema";
@@ -39,10 +40,10 @@ function compareValues(a: SortValue, b: SortValue): number {
 }
 
 /**
- * Sorts `items` (a new array) by the `sort_by` values, then by `created_at` and `id`.
- * `keys` maps a field name (`name` in `name_asc`) to its value.
+ * Sorts `items` (a new array) by the `sort_by` values, then by `created_at`; the sort is stable, so items
+ * given in creation order keep it for ties. `keys` maps a field name (`name` in `name_asc`) to its value.
  */
-export function sortItems<T extends { id: string; created_at: string }>(
+export function sortItems<T extends { created_at: string }>(
   items: readonly T[],
   sortBy: readonly string[] | undefined,
   keys: SortKeys<T>,
@@ -59,9 +60,23 @@ export function sortItems<T extends { id: string; created_at: string }>(
       const c = compareValues(key(a), key(b)) * sign;
       if (c !== 0) return c;
     }
-    if (a.created_at !== b.created_at) return a.created_at < b.created_at ? -1 : 1;
-    return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+    return a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0;
   });
+}
+
+const defaultOrderCache = new WeakMap<Map<string, unknown>, { size: number; items: unknown[] }>();
+
+/**
+ * The records of a collection in the default order, cached: records are never removed from these
+ * collections and `created_at` never changes, so the order only changes when the size does (a reset
+ * replaces the Map itself). Callers must not mutate the returned array.
+ */
+export function inDefaultOrder<T extends { created_at: string }>(collection: Map<string, T>): readonly T[] {
+  const cached = defaultOrderCache.get(collection);
+  if (cached && cached.size === collection.size) return cached.items as T[];
+  const items = sortItems([...collection.values()], undefined, {});
+  defaultOrderCache.set(collection, { size: collection.size, items });
+  return items;
 }
 
 /** One page of `items`. With `skip_count`, `total` is the count seen so far (items up to this page). */

@@ -62,6 +62,8 @@ export class Store {
   >;
   /** Non-archived and archived vault names (archived names stay reserved): name → vault id. */
   private vaultNames = new Map<string, string>();
+  /** Vaults per vault group, kept up to date by every mutation that moves a vault. */
+  private vaultCounts = new Map<string, number>();
   /** Address names per vault: vault id → (name → address id). */
   private addressNames = new Map<string, Map<string, string>>();
   private idempotency = new Map<string, string>();
@@ -106,6 +108,8 @@ export class Store {
     this.auditLog = new Map(audit_log.map((r) => [r.id, r]));
     this.webhookEndpoints = new Map(webhook_endpoints.map((w) => [w.id, w]));
     this.vaultNames = new Map([...this.vaults.values()].map((v) => [v.name, v.id]));
+    this.vaultCounts = new Map();
+    for (const v of this.vaults.values()) this.countGroups(v.vault_group_ids, 1);
     this.addressNames = new Map();
     for (const a of this.addresses.values()) this.addressNamesOf(a.vault_id).set(a.name, a.id);
     this.idempotency = new Map();
@@ -186,6 +190,7 @@ export class Store {
     this.assertVaultNameFree(vault.name);
     this.vaults.set(vault.id, vault);
     this.vaultNames.set(vault.name, vault.id);
+    this.countGroups(vault.vault_group_ids, 1);
     this.changed();
   }
 
@@ -218,9 +223,20 @@ export class Store {
   }
 
   setVaultGroups(vault: VaultRecord, groupIds: string[]): void {
+    this.countGroups(vault.vault_group_ids, -1);
+    this.countGroups(groupIds, 1);
     vault.vault_group_ids = groupIds;
     vault.modified_at = this.now();
     this.changed();
+  }
+
+  /** How many vaults are in a vault group (`VaultGroupRef.vaults_count`). */
+  vaultCountOf(groupId: string): number {
+    return this.vaultCounts.get(groupId) ?? 0;
+  }
+
+  private countGroups(groupIds: readonly string[], delta: number): void {
+    for (const g of groupIds) this.vaultCounts.set(g, (this.vaultCounts.get(g) ?? 0) + delta);
   }
 
   ownedAssetsOf(vaultId: string, create = false): OwnedAssetRecord[] {

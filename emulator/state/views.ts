@@ -1,7 +1,7 @@
 /**
  * Renders store records as the API shapes of api-fields.md (§4 vaults, §5 addresses, §7 users, groups and
- * owned assets). Derived values (vault counts, member counts, group arrays) are computed here, once per
- * store revision, so they can never disagree with the records.
+ * owned assets). Derived values (member counts, group arrays) are computed here from the records, so they
+ * can never disagree with them.
  */
 import { findAsset } from "../seed/assets";
 import { findChain } from "../seed/chains";
@@ -19,23 +19,20 @@ import type {
 type Json = Record<string, unknown>;
 
 export class Views {
-  private cacheRevision = -1;
-  private vaultCounts = new Map<string, number>();
+  /** Membership-derived values, recomputed when the memberships change (load or seed). */
+  private membershipsSeen: { list: unknown; length: number } | undefined;
   private groupMembers = new Map<string, { users: number; admins: number }>();
   private userGroupsOfUser = new Map<string, Map<string, string[]>>();
 
   constructor(private readonly store: Store) {}
 
   private refresh(): void {
-    if (this.cacheRevision === this.store.revision) return;
-    this.cacheRevision = this.store.revision;
-    this.vaultCounts = new Map();
-    for (const vault of this.store.vaults.values()) {
-      for (const g of vault.vault_group_ids) this.vaultCounts.set(g, (this.vaultCounts.get(g) ?? 0) + 1);
-    }
+    const list = this.store.memberships;
+    if (this.membershipsSeen?.list === list && this.membershipsSeen.length === list.length) return;
+    this.membershipsSeen = { list, length: list.length };
     this.groupMembers = new Map();
     this.userGroupsOfUser = new Map();
-    for (const m of this.store.memberships) {
+    for (const m of list) {
       const byState = this.userGroupsOfUser.get(m.user_id) ?? new Map<string, string[]>();
       this.userGroupsOfUser.set(m.user_id, byState);
       byState.set(m.state, [...(byState.get(m.state) ?? []), m.group_id]);
@@ -136,18 +133,13 @@ export class Views {
 
   // ---- vaults --------------------------------------------------------------------------------------------
 
-  vaultCount(groupId: string): number {
-    this.refresh();
-    return this.vaultCounts.get(groupId) ?? 0;
-  }
-
   /** `VaultGroupRef` with the published `vaults_count: {count, has_more}` shape. */
   vaultGroupRef(groupId: string): Json {
     const g = this.store.vaultGroups.get(groupId);
     return {
       id: groupId,
       name: g?.name ?? "Unknown",
-      vaults_count: { count: this.vaultCount(groupId), has_more: false },
+      vaults_count: { count: this.store.vaultCountOf(groupId), has_more: false },
       can_current_user_create_or_edit_vaults: true,
     };
   }
