@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Runs the steps of the workflows in .github/workflows/ on this machine, against a local custody emulator
+# and a throwaway file:// backend, and checks that each behaves as it must in CI:
+#   1. deploy.yml  (a merge to main):  pulumi up
+#   2. preview.yml (a pull request):   pulumi preview, with a read-only token
+#   3. drift.yml   (nightly):          pulumi preview --refresh --expect-no-changes, with a read-only token
+#   4. someone renames a vault in the console; the drift check must now fail
+#   5. deploy.yml again repairs it, and the drift check passes
+# Needs Node.js >= 20.19 and the Pulumi CLI on PATH. Works in a copy of this example (after `npm ci`) and
+# inside the pulumi-custody repository (after `npm run build`). Leaves nothing behind.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+work="$(mktemp -d)"
+emulator_pid=""
+cleanup() {
+  if [ -n "$emulator_pid" ] && kill -0 "$emulator_pid" 2>/dev/null; then
+    kill -TERM "$emulator_pid" && wait "$emulator_pid" 2>/dev/null || true
+  fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+step() { printf '\n==> %s\n' "$*"; }
+
+# Where the program, the emulator and the SDK come from.
+repo="$(cd "$here/../.." && pwd)"
+mkdir -p "$work/project"
+if [ -f "$repo/package.json" ] && grep -q '"name": "pulumi-custody"' "$repo/package.json"; then
+  # Inside the repository: the program precompiled by the root build (see examples/in-repo.sh).
+  [ -f "$repo/dist/examples/gitops/index.js" ] || { echo "run 'npm run build' in $repo first" >&2; exit 1; }
+  package="$repo"
+  {
+    grep -vE '^(runtime|main):' "$here/Pulumi.yaml"
+    printf 'runtime:\n  name: nodejs\n  options:\n    typescript: false\nmain: %s\n' "$repo/dist/examples/gitops/index.js"
+  } > "$work/project/Pulumi.yaml"
+  command -v pulumi >/dev/null 2>&1 || PATH="$(bash "$repo/scripts/install-pulumi.sh"):$PATH"
+else
+  # A copy of the example: its own node_modules, TypeScript run by ts-node.
+  package="$here/node_modules/pulumi-custody"
+  [ -d "$package" ] || { echo "run 'npm ci' in $here first" >&2; exit 1; }
+  cp "$here/Pulumi.yaml" "$here/package.json" "$here/tsconfig.json" "$here/index.ts" "$work/project/"
+  ln -s "$here/node_modules" "$work/project/node_modules"
+fi
+command -v pulumi >/dev/null 2>&1 || { echo "the Pulumi CLI is not on PATH" >&2; exit 1; }
+
+step "Starting the custody emulator on 127.0.0.1"
+node "$package/dist/emulator/cli.js" --host 127.0.0.1 --port 0 > "$work/emulator.json" 2> "$work/emulator.log" &
+emulator_pid=$!
+for _ in $(seq 1 100); do
+  [ -s "$work/emulator.json" ] && break
+  kill -0 "$emulator_pid" 2>/dev/null || { cat "$work/emulator.log" >&2; exit 1; }
+  sleep 0.1
+done
+field() { node -e 'process.stdout.write(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))[process.argv[2]])' "$work/emulator.json" "$1"; }
+base_url="$(field baseUrl)"
+write_token="$(field accessToken)"
+read_token="$(field viewerAccessToken)"
+echo "emulator at $base_url"
+
+# What the workflows take from the repository's secrets.
+export PULUMI_BACKEND_URL="file://$work/state" PULUMI_HOME="$work/home"
+export PULUMI_CONFIG_PASSPHRASE="local-only" PULUMI_SKIP_UPDATE_CHECK=true
+export CUSTODY_BASE_URL="$base_url" CUSTODY_REQUESTS_PER_MINUTE=0
+mkdir -p "$work/state"
+stack=production
+cd "$work/project"
+pulumi stack init "$stack" --non-interactive >/dev/null
+
+step "deploy.yml (merge to main): pulumi up"
+CUSTODY_ACCESS_TOKEN="$write_token" pulumi up --stack "$stack" --yes --skip-preview --non-interactive
+
+step "preview.yml (pull request): pulumi preview, read-only token"
+CUSTODY_ACCESS_TOKEN="$read_token" pulumi preview --stack "$stack" --diff --non-interactive
+
+step "drift.yml (nightly): pulumi preview --refresh --expect-no-changes, read-only token"
+CUSTODY_ACCESS_TOKEN="$read_token" pulumi preview --stack "$stack" --refresh --expect-no-changes --non-interactive
+
+step "Someone renames the payments vault in the console"
+vault_id="$(pulumi stack output vaultIds --stack "$stack" --json | node -e 'process.stdout.write(JSON.parse(require("fs").readFileSync(0, "utf8")).payments)')"
+SDK="$package/dist/sdk" TOKEN="$write_token" VAULT_ID="$vault_id" node -e '
+  const { CustodyClient } = require(process.env.SDK);
+  const client = new CustodyClient({ baseUrl: process.env.CUSTODY_BASE_URL, accessToken: process.env.TOKEN });
+  client.vaults.rename(process.env.VAULT_ID, "renamed in the console")
+    .then(() => console.log(`vault ${process.env.VAULT_ID} is now "renamed in the console"`))
+    .catch((err) => { console.error(err.message); process.exit(1); })
+    .finally(() => client.close());'
+
+step "drift.yml (nightly): the drift check must fail now"
+if CUSTODY_ACCESS_TOKEN="$read_token" pulumi preview --stack "$stack" --refresh --expect-no-changes --diff --non-interactive; then
+  echo "run-local: the drift check passed although a vault was renamed out of band" >&2
+  exit 1
+fi
+echo "drift detected: the nightly workflow would fail and notify"
+
+step "deploy.yml again: pulumi up --refresh repairs the drift"
+CUSTODY_ACCESS_TOKEN="$write_token" pulumi up --stack "$stack" --refresh --yes --skip-preview --non-interactive
+CUSTODY_ACCESS_TOKEN="$read_token" pulumi preview --stack "$stack" --refresh --expect-no-changes --non-interactive
+
+echo
+echo "run-local: every workflow step behaved as in CI"
