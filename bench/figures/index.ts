@@ -2,6 +2,14 @@
 import type { Figure } from "../support/figure";
 import { dataSourcesFigure } from "./data-sources";
 import { emulatorThroughputFigure } from "./emulator-throughput";
+import { engineFigure } from "./engine";
 import { sdkOverheadFigure } from "./sdk-overhead";
+import { sizesFigure } from "./sizes";
 
-export const figures: Figure[] = [dataSourcesFigure, sdkOverheadFigure, emulatorThroughputFigure];
+export const figures: Figure[] = [
+  engineFigure,
+  dataSourcesFigure,
+  sdkOverheadFigure,
+  emulatorThroughputFigure,
+  sizesFigure,
+];

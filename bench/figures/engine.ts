@@ -1,0 +1,274 @@
+/**
+ * Figure 1: `pulumi up` of N vaults + N UTXO addresses, then `preview --refresh` with no changes, through the
+ * Automation API and the real engine against the emulator; against (a) the same API calls made directly with
+ * the sdk and (b) the engine alone with no-op resources.
+ */
+import * as os from "node:os";
+import { CustodyClient } from "../../sdk";
+import type { EmulatorProcess } from "../support/emulator-process";
+import { startEmulatorProcess } from "../support/emulator-process";
+import { createFixtureStack, disposeFixtureStack, engineDefaultParallel } from "../support/engine-stack";
+import type { Figure, FigureContext, FigureOutcome } from "../support/figure";
+import { formatMs } from "../support/format";
+import { deriveRequestMix, describeMix, type LoggedRequest, type RequestMix } from "../support/request-mix";
+import { compare, type Floor } from "../support/results";
+import { replayRequests, replayResources } from "../support/sdk-replay";
+import { type Stat, summarize } from "../support/stats";
+import { elapsedMs, nowNs } from "../support/timing";
+
+const LATENCY_MS = 50;
+const CHAIN = "bitcoin_testnet";
+/** The emulator keeps this many requests in its log (`startEmulator` default). */
+const REQUEST_LOG_CAPACITY = 1000;
+
+export const engineFigure: Figure = {
+  id: "engine",
+  number: 1,
+  title: "pulumi up of N vaults + N addresses, and preview --refresh with no changes",
+  method: [
+    "**Ours.** The fixture program `bench/fixtures/custody-vaults` (precompiled by the repository build) declares " +
+      "N UTXO vaults and, for each, one `VaultAddress` that depends on the vault's id. It runs through the " +
+      "Automation API with the real engine (`pulumi` CLI, our `pulumi-language-nodejs`, the " +
+      "`pulumi-resource-pulumi-nodejs` plugin) on a fresh `file://` backend, against the emulator in its own " +
+      `process with ${LATENCY_MS} ms of latency per request. \`custody:requestsPerMinute\` is 0 (no client-side ` +
+      "throttling) and the emulator's rate limit is off, so neither side waits for a quota. Measured: " +
+      "`stack.up()` on a fresh stack and emulator state, then `stack.preview({ refresh: true, expectNoChanges: " +
+      "true })`. Both run with `--parallel P`, P being the engine's own default on this machine (4 × cores).",
+    "**Floor (a): the API calls alone.** The emulator's request log of our run says what the provider really sent " +
+      "(endpoints and counts, with their query parameters). The harness replays that mix directly with the sdk " +
+      "(`CustodyClient`, rate limiter off) on a reset emulator: per resource operation the same calls in the same " +
+      "order, at most P operations at once, each address after its vault, as the engine schedules them. The " +
+      "replay's own request log must equal ours, endpoint by endpoint, or the figure fails.",
+    "**Floor (b): the engine alone.** The fixture `bench/fixtures/noop-dynamic` declares the same count of no-op " +
+      "dynamic resources with the same dependency shape (N, each with a dependent one); their `create` and " +
+      `\`read\` only sleep ${LATENCY_MS} ms (one round trip). Same engine, same Automation API calls, same P.`,
+    "The ratio is ours ÷ max(a, b): what the provider adds on top of the slower of the two unavoidable parts. " +
+      "Rounds run ours, (b), (a) in turn, after one untimed warm-up round with a small N; medians are reported.",
+  ],
+  run,
+};
+
+interface RoundTimes {
+  up: number;
+  refresh: number;
+}
+
+async function run(context: FigureContext): Promise<FigureOutcome> {
+  const count = context.quick ? 20 : 100;
+  const rounds = context.quick ? 1 : 3;
+  const warmupCount = context.quick ? 5 : 10;
+  const parallel = engineDefaultParallel(os.cpus().length);
+  const emulator = await startEmulatorProcess({ latencyMs: LATENCY_MS });
+  try {
+    await emulator.control.setRateLimit(0);
+    const times = { ours: [] as RoundTimes[], noop: [] as RoundTimes[], replay: [] as RoundTimes[] };
+    let mixes: { up: RequestMix; refresh: RequestMix } | undefined;
+    for (let round = -1; round < rounds; round++) {
+      const n = round < 0 ? warmupCount : count;
+      const label = round < 0 ? `warm-up (N=${n})` : `round ${round + 1} of ${rounds} (N=${n})`;
+      context.log(`${label}: ours`);
+      const ours = await runOurs(emulator, n, parallel);
+      context.log(`  up ${formatMs(ours.times.up)}, preview --refresh ${formatMs(ours.times.refresh)}`);
+      context.log(`${label}: floor (b), engine with no-op resources`);
+      const noop = await runNoop(n, parallel);
+      context.log(`  up ${formatMs(noop.up)}, preview --refresh ${formatMs(noop.refresh)}`);
+      context.log(
+        `${label}: floor (a), sdk replay of ${ours.mix.up.total} + ${ours.mix.refresh.total} requests`,
+      );
+      const replay = await runReplay(emulator, n, parallel, ours.mix, ours.logs);
+      context.log(`  up ${formatMs(replay.up)}, refresh ${formatMs(replay.refresh)}`);
+      if (round < 0) continue;
+      times.ours.push(ours.times);
+      times.noop.push(noop);
+      times.replay.push(replay);
+      mixes = ours.mix;
+    }
+
+    const stat = (which: keyof typeof times, key: keyof RoundTimes): Stat =>
+      summarize(times[which].map((t) => t[key]));
+    const floors = (key: keyof RoundTimes): Floor[] => [
+      {
+        name: "(a) sdk replay",
+        value: stat("replay", key),
+        description: `The provider's own requests (from the emulator's log) made directly with the sdk, P = ${parallel} operations at once.`,
+      },
+      {
+        name: "(b) engine, no-op",
+        value: stat("noop", key),
+        description: `The engine with ${count} + ${count} no-op dynamic resources whose create/read sleep ${LATENCY_MS} ms, same P.`,
+      },
+    ];
+    const up = compare(
+      `pulumi up, ${count} vaults + ${count} addresses`,
+      "ms",
+      stat("ours", "up"),
+      floors("up"),
+      {
+        kind: "max",
+        value: 1.15,
+      },
+    );
+    const refresh = compare(
+      `preview --refresh, no changes (${2 * count} resources)`,
+      "ms",
+      stat("ours", "refresh"),
+      floors("refresh"),
+      { kind: "max", value: 1.15 },
+    );
+    const notes = [
+      `Requests the provider sent for \`up\`: ${describeMix(mixes!.up)} (${mixes!.up.total} in all, ` +
+        `${(mixes!.up.total / (2 * count)).toFixed(1)} per resource).`,
+      `Requests for \`preview --refresh\`: ${describeMix(mixes!.refresh)} (${mixes!.refresh.total} in all).`,
+      ...[up, refresh].map((c) => {
+        const [a, b] = c.floors.map((f) => f.value.median) as [number, number];
+        const over = c.ours.median - Math.max(a, b);
+        return (
+          `${c.label}: ours ${formatMs(c.ours.median)}, (a) ${formatMs(a)}, (b) ${formatMs(b)}; ours is ` +
+          `${formatMs(over)} above the larger floor, ${formatMs(over / (2 * count))} per resource. ` +
+          `The API time at this concurrency (a) is ${((a / c.ours.median) * 100).toFixed(0)}% of ours and the ` +
+          `engine's own time (b) ${((b / c.ours.median) * 100).toFixed(0)}%: the two largely overlap, since ` +
+          "the engine works on other resources while requests are in flight."
+        );
+      }),
+    ];
+    return {
+      settings: { N: count, latencyMs: LATENCY_MS, parallel, rounds, requestsPerMinute: 0, rateLimit: "off" },
+      comparisons: [up, refresh],
+      notes,
+    };
+  } finally {
+    await emulator.close();
+  }
+}
+
+/** Our run: a fresh emulator state and stack, `up`, then `preview --refresh`, with the request log of each. */
+async function runOurs(
+  emulator: EmulatorProcess,
+  count: number,
+  parallel: number,
+): Promise<{
+  times: RoundTimes;
+  mix: { up: RequestMix; refresh: RequestMix };
+  logs: { up: LoggedRequest[]; refresh: LoggedRequest[] };
+}> {
+  await emulator.control.reset("default");
+  const stack = await createFixtureStack({
+    fixture: "custody-vaults",
+    stackName: "ours",
+    config: {
+      "bench:count": { value: String(count) },
+      "bench:chain": { value: CHAIN },
+      "custody:baseUrl": { value: emulator.baseUrl },
+      "custody:accessToken": { value: emulator.accessToken, secret: true },
+      "custody:requestsPerMinute": { value: "0" },
+    },
+  });
+  try {
+    await emulator.control.clearRequests();
+    const up = await timed(() => stack.up({ parallel }));
+    expectCreates(up.result.summary.resourceChanges, 2 * count + 1, "ours: up");
+    const upLog = await requestLog(emulator);
+    await emulator.control.clearRequests();
+    const refresh = await timed(() => stack.preview({ refresh: true, expectNoChanges: true, parallel }));
+    const refreshLog = await requestLog(emulator);
+    return {
+      times: { up: up.ms, refresh: refresh.ms },
+      mix: { up: deriveRequestMix(upLog), refresh: deriveRequestMix(refreshLog) },
+      logs: { up: upLog, refresh: refreshLog },
+    };
+  } finally {
+    await disposeFixtureStack(stack);
+  }
+}
+
+/** Floor (b): the no-op fixture, same count and dependency shape. */
+async function runNoop(count: number, parallel: number): Promise<RoundTimes> {
+  const stack = await createFixtureStack({
+    fixture: "noop-dynamic",
+    stackName: "noop",
+    config: { "bench:count": { value: String(count) }, "bench:sleepMs": { value: String(LATENCY_MS) } },
+  });
+  try {
+    const up = await timed(() => stack.up({ parallel }));
+    expectCreates(up.result.summary.resourceChanges, 2 * count + 1, "noop: up");
+    const refresh = await timed(() => stack.preview({ refresh: true, expectNoChanges: true, parallel }));
+    return { up: up.ms, refresh: refresh.ms };
+  } finally {
+    await disposeFixtureStack(stack);
+  }
+}
+
+/** Floor (a): our request mix, replayed with the sdk on a reset emulator; checks the replay sent the same mix. */
+async function runReplay(
+  emulator: EmulatorProcess,
+  count: number,
+  parallel: number,
+  mix: { up: RequestMix; refresh: RequestMix },
+  logs: { up: LoggedRequest[]; refresh: LoggedRequest[] },
+): Promise<RoundTimes> {
+  await emulator.control.reset("default");
+  const client = new CustodyClient({
+    baseUrl: emulator.baseUrl,
+    accessToken: emulator.accessToken,
+    requestsPerMinute: 0,
+  });
+  try {
+    const resources = replayResources(count);
+    await emulator.control.clearRequests();
+    const up = await timed(() =>
+      replayRequests(client, resources, {
+        mix: mix.up,
+        log: logs.up,
+        shape: "up",
+        concurrency: parallel,
+        chain: CHAIN,
+      }),
+    );
+    expectSameMix(mix.up, deriveRequestMix(await requestLog(emulator)), "up");
+    await emulator.control.clearRequests();
+    const refresh = await timed(() =>
+      replayRequests(client, resources, {
+        mix: mix.refresh,
+        log: logs.refresh,
+        shape: "refresh",
+        concurrency: parallel,
+        chain: CHAIN,
+      }),
+    );
+    expectSameMix(mix.refresh, deriveRequestMix(await requestLog(emulator)), "refresh");
+    return { up: up.ms, refresh: refresh.ms };
+  } finally {
+    await client.close();
+  }
+}
+
+async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; result: T }> {
+  const start = nowNs();
+  const result = await fn();
+  return { ms: elapsedMs(start), result };
+}
+
+/** The emulator's request log as {@link LoggedRequest}s (path with query); fails if the log overflowed. */
+async function requestLog(emulator: EmulatorProcess): Promise<LoggedRequest[]> {
+  const entries = await emulator.control.listRequests(REQUEST_LOG_CAPACITY);
+  if (entries.length >= REQUEST_LOG_CAPACITY) {
+    throw new Error(`the emulator's request log is full (${entries.length} entries): requests were lost`);
+  }
+  return entries.map((e) => ({ method: e.method, path: e.url }));
+}
+
+function expectCreates(changes: Record<string, number> | undefined, expected: number, what: string): void {
+  if (changes?.create !== expected) {
+    throw new Error(`${what}: expected ${expected} creates, got ${JSON.stringify(changes)}`);
+  }
+}
+
+function expectSameMix(expected: RequestMix, actual: RequestMix, what: string): void {
+  const canonical = (mix: RequestMix) => JSON.stringify(Object.entries(mix.counts).sort());
+  if (canonical(expected) !== canonical(actual) || actual.unmatched.length > 0) {
+    throw new Error(
+      `sdk replay of ${what} sent ${describeMix(actual)}, but the provider sent ${describeMix(expected)}` +
+        (actual.unmatched.length > 0 ? ` (unmatched: ${actual.unmatched.slice(0, 3).join(", ")})` : ""),
+    );
+  }
+}

@@ -1,0 +1,202 @@
+/**
+ * Figure 5: the serialized provider's size per resource, the state size per 100 vaults, and the peak memory of
+ * the provider process, each against the same quantity for the no-op dynamic resources of floor (b).
+ */
+import { execFile } from "node:child_process";
+import * as os from "node:os";
+import { promisify } from "node:util";
+import type { LocalWorkspace } from "@pulumi/pulumi/automation";
+import { type EmulatorProcess, startEmulatorProcess } from "../support/emulator-process";
+import { createFixtureStack, disposeFixtureStack, engineDefaultParallel } from "../support/engine-stack";
+import type { Figure, FigureContext, FigureOutcome } from "../support/figure";
+import { formatBytes, formatMs } from "../support/format";
+import { isDynamicProviderNode, type PeakRss, watchPeakRss } from "../support/peak-rss";
+import { compare } from "../support/results";
+import { exact } from "../support/stats";
+
+const LATENCY_MS = 50;
+const execFileAsync = promisify(execFile);
+
+interface Measured {
+  /** Bytes of each distinct `__provider` string, by resource type. */
+  providerBytesByType: Record<string, number>;
+  /** Compact JSON bytes of the whole export. */
+  stateBytes: number;
+  /** Dynamic resources in the state. */
+  resources: number;
+  peak: PeakRss;
+  upMs: number;
+  /** The export, as text, for the credential check. */
+  exportText: string;
+}
+
+export const sizesFigure: Figure = {
+  id: "sizes",
+  number: 5,
+  title: "Sizes and memory: serialized provider, state per 100 vaults, provider process peak RSS",
+  method: [
+    "One `pulumi up` of each fixture of figure 1 (N vaults + N addresses through `pulumi-custody` against the " +
+      `emulator at ${LATENCY_MS} ms, and the same count of no-op dynamic resources), then \`pulumi stack export\`.`,
+    "**Serialized provider**: the bytes of the `__provider` string the SDK stores in each resource's inputs and " +
+      "again in its outputs (the larger of Vault's and VaultAddress's; the no-op provider for the floor). " +
+      "**State per 100 vaults**: the bytes of `pulumi stack export` (as a user runs it, secrets encrypted) ÷ N × " +
+      "100 (it includes the addresses, the stack " +
+      "and the default provider). **Peak RSS**: while `up` runs, the harness scans `/proc` every 100 ms for the " +
+      "node process of the dynamic-provider plugin (`pulumi-resource-pulumi-nodejs` starts `node " +
+      ".../cmd/dynamic-provider`) and reads its `VmHWM`, the kernel's own high-water mark of resident memory.",
+    "The floor of each is the same quantity for the no-op dynamic resources of floor (b) in figure 1: what " +
+      "any dynamic provider costs. There are no targets; the ratios show what ours adds.",
+  ],
+  run,
+};
+
+async function run(context: FigureContext): Promise<FigureOutcome> {
+  const count = context.quick ? 20 : 100;
+  const parallel = engineDefaultParallel(os.cpus().length);
+  const emulator = await startEmulatorProcess({ latencyMs: LATENCY_MS });
+  try {
+    context.log(`ours: up of ${count} vaults + ${count} addresses`);
+    const ours = await measureOurs(emulator, count, parallel);
+    context.log(`floor: up of ${2 * count} no-op resources`);
+    const noop = await measureNoop(count, parallel);
+
+    const largest = (m: Measured) => Math.max(...Object.values(m.providerBytesByType));
+    const perHundred = (m: Measured) => (m.stateBytes / count) * 100;
+    const floorName = "no-op dynamic resource";
+    const comparisons = [
+      compare("serialized provider (`__provider`) per resource", "bytes", exact(largest(ours)), [
+        {
+          name: floorName,
+          value: exact(largest(noop)),
+          description: "The same quantity for the no-op dynamic resources of figure 1, floor (b).",
+        },
+      ]),
+      compare(`state per 100 vaults (N = ${count})`, "bytes", exact(perHundred(ours)), [
+        { name: floorName, value: exact(perHundred(noop)), description: "" },
+      ]),
+      compare("provider process peak RSS (VmHWM)", "bytes", exact(ours.peak.peakBytes), [
+        { name: floorName, value: exact(noop.peak.peakBytes), description: "" },
+      ]),
+    ];
+    // One description per floor name is rendered; keep the first.
+    for (const c of comparisons.slice(1)) c.floors[0]!.description = comparisons[0]!.floors[0]!.description;
+
+    const tokenInState = ours.exportText.includes(emulator.accessToken);
+    const cpu = (m: Measured) => Object.values(m.peak.cpuMsByPid).reduce((a, b) => a + b, 0);
+    const notes = [
+      `Serialized provider by type: ${Object.entries(ours.providerBytesByType)
+        .map(([type, bytes]) => `\`${type.split(":").pop()}\` ${formatBytes(bytes)}`)
+        .join(", ")}; each is stored twice per resource (inputs and outputs), so ` +
+        `${formatBytes(2 * largest(ours))} of every resource's state is the provider text.`,
+      `State: ${formatBytes(ours.stateBytes)} for ${ours.resources} dynamic resources ` +
+        `(${formatBytes(ours.stateBytes / ours.resources)} each); the no-op floor ${formatBytes(noop.stateBytes)} ` +
+        `for ${noop.resources} (${formatBytes(noop.stateBytes / noop.resources)} each).`,
+      `The access token ${tokenInState ? "**appears**" : "does not appear"} in plain text in \`pulumi stack export\`.`,
+      `Provider process: peak RSS ${formatBytes(ours.peak.peakBytes)} and ${formatMs(cpu(ours))} of CPU ` +
+        `(user + system) during an up of ${formatMs(ours.upMs)}; the no-op provider ${formatBytes(noop.peak.peakBytes)} ` +
+        `and ${formatMs(cpu(noop))} during ${formatMs(noop.upMs)}. ${ours.peak.scans} and ${noop.peak.scans} ` +
+        "scans of /proc.",
+    ];
+    if (ours.peak.peakBytes === 0 || noop.peak.peakBytes === 0) {
+      throw new Error(
+        "no dynamic-provider node process was seen during up; the memory figure would be empty",
+      );
+    }
+    return { settings: { N: count, latencyMs: LATENCY_MS, parallel }, comparisons, notes };
+  } finally {
+    await emulator.close();
+  }
+}
+
+async function measureOurs(emulator: EmulatorProcess, count: number, parallel: number): Promise<Measured> {
+  await emulator.control.reset("default");
+  const stack = await createFixtureStack({
+    fixture: "custody-vaults",
+    stackName: "sizes",
+    config: {
+      "bench:count": { value: String(count) },
+      "custody:baseUrl": { value: emulator.baseUrl },
+      "custody:accessToken": { value: emulator.accessToken, secret: true },
+      "custody:requestsPerMinute": { value: "0" },
+    },
+  });
+  try {
+    return await measureUp(stack, parallel);
+  } finally {
+    await disposeFixtureStack(stack);
+  }
+}
+
+async function measureNoop(count: number, parallel: number): Promise<Measured> {
+  const stack = await createFixtureStack({
+    fixture: "noop-dynamic",
+    stackName: "sizes",
+    config: { "bench:count": { value: String(count) }, "bench:sleepMs": { value: String(LATENCY_MS) } },
+  });
+  try {
+    return await measureUp(stack, parallel);
+  } finally {
+    await disposeFixtureStack(stack);
+  }
+}
+
+async function measureUp(
+  stack: Awaited<ReturnType<typeof createFixtureStack>>,
+  parallel: number,
+): Promise<Measured> {
+  const watcher = watchPeakRss(isDynamicProviderNode);
+  const start = Date.now();
+  let peak: PeakRss;
+  try {
+    await stack.up({ parallel });
+  } finally {
+    peak = await watcher.stop();
+  }
+  const upMs = Date.now() - start;
+  const exportText = await exportAsStored(stack);
+  const exported = JSON.parse(exportText) as { deployment: Parameters<typeof providerSizes>[0] };
+  const { providerBytesByType, resources } = providerSizes(exported.deployment);
+  return {
+    providerBytesByType,
+    stateBytes: Buffer.byteLength(exportText),
+    resources,
+    peak,
+    upMs,
+    exportText,
+  };
+}
+
+/**
+ * `pulumi stack export` as a user runs it, secrets encrypted. (The Automation API's `stack.exportStack()` adds
+ * `--show-secrets`, which decrypts them.)
+ */
+async function exportAsStored(stack: Awaited<ReturnType<typeof createFixtureStack>>): Promise<string> {
+  const workspace = stack.workspace as LocalWorkspace;
+  const { stdout } = await execFileAsync(
+    workspace.pulumiCommand.command,
+    ["stack", "export", "--stack", stack.name, "--non-interactive"],
+    { cwd: workspace.workDir, env: { ...process.env, ...workspace.envVars }, maxBuffer: 256 * 1024 * 1024 },
+  );
+  return stdout;
+}
+
+/** The `__provider` size of each dynamic resource type (they are identical within a type), and the count. */
+function providerSizes(deployment: {
+  resources?: Array<{ type: string; inputs?: Record<string, unknown> }>;
+}): {
+  providerBytesByType: Record<string, number>;
+  resources: number;
+} {
+  const providerBytesByType: Record<string, number> = {};
+  let resources = 0;
+  for (const r of deployment.resources ?? []) {
+    if (!r.type.startsWith("pulumi-nodejs:dynamic")) continue;
+    resources++;
+    const provider = r.inputs?.__provider;
+    // A provider that captured a secret is stored as an encrypted secret object; count its JSON then.
+    const bytes = Buffer.byteLength(typeof provider === "string" ? provider : JSON.stringify(provider ?? ""));
+    providerBytesByType[r.type] = Math.max(providerBytesByType[r.type] ?? 0, bytes);
+  }
+  if (resources === 0) throw new Error("the exported state holds no dynamic resource");
+  return { providerBytesByType, resources };
+}
