@@ -7,7 +7,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 
 DEMO_DIR="$REPO_ROOT/.demo"
-rm -rf "$DEMO_DIR" && mkdir -p "$DEMO_DIR/state" "$DEMO_DIR/home"
+rm -rf "$DEMO_DIR" Pulumi.demo.yaml && mkdir -p "$DEMO_DIR/state" "$DEMO_DIR/home"
 export PULUMI_BACKEND_URL="file://$DEMO_DIR/state"
 export PULUMI_HOME="$DEMO_DIR/home"
 export PULUMI_CONFIG_PASSPHRASE="demo-only-passphrase"
