@@ -67,7 +67,7 @@ export = async () => {
     depositAddress: deposits.address,
     savingsAddress: savings.address,
     approvers: admins.map((admin) => admin.name ?? admin.email ?? admin.id),
-    // One line per vault: name, type, and address where the type has one.
+    // One line per vault: its name, then type, state, and address where the type has one.
     summary: pulumi
       .all(vaults.map((v) => pulumi.all([v.name, v.type, v.state, v.address])))
       .apply((rows) =>
