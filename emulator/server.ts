@@ -32,6 +32,8 @@ export const CONTROL_PREFIX = "/__emulator";
 
 interface RequestState {
   startedAt: number;
+  /** Emulator time of arrival, ISO-8601. */
+  arrivedAt?: string;
   rawBody?: string;
   fault?: string;
   route?: string;
@@ -184,7 +186,7 @@ export function buildServer(ctx: EmulatorContext, opts: ServerOptions): FastifyI
   });
 
   app.addHook("onRequest", (req, reply, done) => {
-    stateOf(req);
+    stateOf(req).arrivedAt = ctx.clock.isoNow();
     reply.header("x-request-id", req.id);
     if (!req.url.startsWith("/api/")) return done();
     // Rate limit per token (unknown tokens share their client address's window), spec §7 429.
@@ -232,7 +234,7 @@ export function buildServer(ctx: EmulatorContext, opts: ServerOptions): FastifyI
 function logRequest(ctx: EmulatorContext, req: FastifyRequest, status: number): void {
   const s = stateOf(req);
   ctx.requestLog.add({
-    time: ctx.clock.isoNow(),
+    time: s.arrivedAt ?? ctx.clock.isoNow(),
     method: req.method,
     path: pathOf(req.url),
     url: req.url,

@@ -196,17 +196,7 @@ export function registerControlRoutes(app: FastifyInstance, ctx: EmulatorContext
           });
         if (proposal.state !== "pending")
           throw conflict(`Proposal ${proposal.id} is ${proposal.state}, not pending`);
-        const vault = store.vaults.get(proposal.vault_id);
-        proposal.state = outcome;
-        proposal.decided_at = store.now();
-        if (outcome === "approved" && vault) {
-          const groups = vault.vault_group_ids.filter((g) => !proposal.removed_vault_group_ids.includes(g));
-          for (const g of proposal.added_vault_group_ids)
-            if (!groups.includes(g) && store.vaultGroups.has(g)) groups.push(g);
-          store.setVaultGroups(vault, groups.length > 0 ? groups : vault.vault_group_ids);
-        } else {
-          store.changed();
-        }
+        store.decideProposal(proposal, outcome);
         store.audit(`vault_change_proposal_${outcome}`, store.apiUserId, "vault", proposal.vault_id, {
           proposal_id: proposal.id,
         });
@@ -315,8 +305,7 @@ export function registerControlRoutes(app: FastifyInstance, ctx: EmulatorContext
           enabled: body.enabled ?? true,
           created_at: store.now(),
         };
-        store.webhookEndpoints.set(endpoint.id, endpoint);
-        store.changed();
+        store.putWebhookEndpoint(endpoint);
         return ok(reply, endpoint, 201);
       });
       const requireEndpoint = (req: FastifyRequest) => {
@@ -335,14 +324,16 @@ export function registerControlRoutes(app: FastifyInstance, ctx: EmulatorContext
       scope.put("/webhooks/endpoints/:id", async (req) => {
         const endpoint = requireEndpoint(req);
         const { body } = parse(req, { body: WebhookEndpointPatch });
-        Object.assign(endpoint, Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)));
-        store.changed();
-        return endpoint;
+        const updated = {
+          ...endpoint,
+          ...Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)),
+        };
+        store.putWebhookEndpoint(updated);
+        return updated;
       });
       scope.delete("/webhooks/endpoints/:id", async (req, reply) => {
         const endpoint = requireEndpoint(req);
-        store.webhookEndpoints.delete(endpoint.id);
-        store.changed();
+        store.deleteWebhookEndpoint(endpoint.id);
         return reply.code(204).send();
       });
       scope.get("/webhooks/deliveries", async (req) => {

@@ -52,8 +52,6 @@ export const vaultAddressHandlers: Pick<
       derivationPath: ctx.body.import_address?.derivation_path,
     });
     store.insertAddress(address);
-    vault.utxo!.next_address_index += 1;
-    vault.account_addresses.push(address.address);
     store.audit("vault_address_created", ctx.principal.userId, "vault_address", address.id, {
       vault_id: vault.id,
       name,

@@ -239,11 +239,6 @@ export const vaultHandlers: Pick<
     if (result.length === 0) {
       throw preconditionFailed("Invalid proposal", "A vault must stay in at least one vault group");
     }
-    const previous = store.pendingProposalOf(vault.id);
-    if (previous) {
-      previous.state = "superseded";
-      previous.decided_at = store.now();
-    }
     const proposal = {
       id: store.nextId(),
       vault_id: vault.id,

@@ -387,8 +387,6 @@ function seedVaults(store: Store): void {
           createdAt: seedTimestamp(1440 + i * 97 + j + 1),
         });
         store.insertAddress(address);
-        vault.utxo!.next_address_index += 1;
-        vault.account_addresses.push(address.address);
       });
     }
     for (const [chain, symbol, whole, frozen, pending, hidden] of row.holdings ?? []) {

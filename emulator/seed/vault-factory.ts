@@ -53,7 +53,10 @@ export interface NewVault {
   isFavorite?: boolean;
 }
 
-/** A vault record and, for UTXO vaults, its default address. The caller inserts both. */
+/**
+ * A vault record and, for UTXO vaults, its default address. The caller inserts both, the vault first
+ * (`store.insertAddress` then moves the vault's next address index and account addresses).
+ */
 export function buildVault(
   store: Store,
   input: NewVault,
@@ -185,7 +188,6 @@ export function buildVault(
       vault.utxo = { chain, default_address_id: "", next_address_index: 1 };
       defaultAddress = buildAddress(store, vault, { name: "Address 1", createdAt: now });
       vault.utxo.default_address_id = defaultAddress.id;
-      vault.utxo.next_address_index = 2;
       f.taproot_key_public_compressed = ecdsaPublicKey(keySeed("taproot", id)).toString("base64");
       break;
     }
@@ -193,7 +195,6 @@ export function buildVault(
   for (const key of ["address", "main_address", "evm_address", "raw_account", "arch_address"]) {
     if (typeof f[key] === "string") vault.account_addresses.push(f[key] as string);
   }
-  if (defaultAddress) vault.account_addresses.push(defaultAddress.address);
   return { vault, defaultAddress };
 }
 

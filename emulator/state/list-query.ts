@@ -72,9 +72,21 @@ const defaultOrderCache = new WeakMap<Map<string, unknown>, { size: number; item
  * replaces the Map itself). Callers must not mutate the returned array.
  */
 export function inDefaultOrder<T extends { created_at: string }>(collection: Map<string, T>): readonly T[] {
-  const cached = defaultOrderCache.get(collection);
-  if (cached && cached.size === collection.size) return cached.items as T[];
-  const items = sortItems([...collection.values()], undefined, {});
+  const cached = defaultOrderCache.get(collection) as { size: number; items: T[] } | undefined;
+  if (cached && cached.size === collection.size) return cached.items;
+  const all = [...collection.values()];
+  // Records are only ever appended to these Maps. New ones not older than the last cached one (the usual
+  // case: creations follow the clock) are appended; otherwise everything is sorted again.
+  let previous = cached?.items.at(-1)?.created_at ?? "";
+  const added = cached ? all.slice(cached.size) : all;
+  const inOrder =
+    cached !== undefined &&
+    added.every((r) => {
+      const ok = previous <= r.created_at;
+      previous = r.created_at;
+      return ok;
+    });
+  const items = inOrder ? [...cached.items, ...added] : sortItems(all, undefined, {});
   defaultOrderCache.set(collection, { size: collection.size, items });
   return items;
 }

@@ -66,7 +66,11 @@ export class Store {
   private vaultCounts = new Map<string, number>();
   /** Address names per vault: vault id → (name → address id). */
   private addressNames = new Map<string, Map<string, string>>();
+  /** Addresses per vault in creation order (renames reorder `addressNames`, never this). */
+  private addressIdsByVault = new Map<string, string[]>();
   private idempotency = new Map<string, string>();
+  /** Pending proposal per vault: vault id → proposal id. */
+  private pendingProposals = new Map<string, string>();
   private readonly listeners = new Set<(event: StoreEvent) => void>();
 
   constructor(
@@ -111,7 +115,14 @@ export class Store {
     this.vaultCounts = new Map();
     for (const v of this.vaults.values()) this.countGroups(v.vault_group_ids, 1);
     this.addressNames = new Map();
-    for (const a of this.addresses.values()) this.addressNamesOf(a.vault_id).set(a.name, a.id);
+    this.addressIdsByVault = new Map();
+    for (const a of this.addresses.values()) {
+      this.addressNamesOf(a.vault_id).set(a.name, a.id);
+      this.addressIdsOf(a.vault_id).push(a.id);
+    }
+    this.pendingProposals = new Map();
+    for (const p of this.proposals.values())
+      if (p.state === "pending") this.pendingProposals.set(p.vault_id, p.id);
     this.idempotency = new Map();
     for (const t of this.transactions.values())
       if (t.idempotence_id) this.idempotency.set(t.idempotence_id, t.id);
@@ -263,11 +274,20 @@ export class Store {
     return this.addressNamesOf(vaultId).has(name);
   }
 
-  /** Inserts an address; 409 when the name is taken in its vault. */
+  /**
+   * Inserts an address of a UTXO vault; 409 when the name is taken in its vault. The vault's next
+   * derivation index moves past it and the address joins the vault's account addresses.
+   */
   insertAddress(address: AddressRecord): void {
     this.assertAddressNameFree(address.vault_id, address.name);
+    const vault = this.vaults.get(address.vault_id);
+    if (vault?.utxo) {
+      vault.utxo.next_address_index += 1;
+      vault.account_addresses.push(address.address);
+    }
     this.addresses.set(address.id, address);
     this.addressNamesOf(address.vault_id).set(address.name, address.id);
+    this.addressIdsOf(address.vault_id).push(address.id);
     this.changed();
   }
 
@@ -295,25 +315,57 @@ export class Store {
     }
   }
 
+  private addressIdsOf(vaultId: string): string[] {
+    let ids = this.addressIdsByVault.get(vaultId);
+    if (!ids) {
+      ids = [];
+      this.addressIdsByVault.set(vaultId, ids);
+    }
+    return ids;
+  }
+
+  /** The addresses of a vault in creation order. */
   addressesOf(vaultId: string): AddressRecord[] {
-    const ids = this.addressNames.get(vaultId);
-    if (!ids) return [];
-    const out: AddressRecord[] = [];
-    for (const id of ids.values()) out.push(this.addresses.get(id)!);
-    return out;
+    return (this.addressIdsByVault.get(vaultId) ?? []).map((id) => this.addresses.get(id)!);
   }
 
   // ---- proposals -----------------------------------------------------------------------------------------
 
+  /** Records a pending proposal; the vault's previous pending proposal, if any, is superseded. */
   insertProposal(proposal: ProposalRecord): void {
+    const previous = this.pendingProposalOf(proposal.vault_id);
+    if (previous) {
+      previous.state = "superseded";
+      previous.decided_at = this.now();
+    }
     this.proposals.set(proposal.id, proposal);
+    this.pendingProposals.set(proposal.vault_id, proposal.id);
     this.changed();
   }
 
-  /** The pending proposal of a vault, if any (a new proposal supersedes the previous one). */
+  /** The pending proposal of a vault, if any. */
   pendingProposalOf(vaultId: string): ProposalRecord | undefined {
-    for (const p of this.proposals.values()) if (p.vault_id === vaultId && p.state === "pending") return p;
-    return undefined;
+    const id = this.pendingProposals.get(vaultId);
+    return id ? this.proposals.get(id) : undefined;
+  }
+
+  /**
+   * Approves (the vault-group diff is applied) or aborts a pending proposal. Groups deleted since the
+   * proposal are skipped, and a vault is never left without a group.
+   */
+  decideProposal(proposal: ProposalRecord, outcome: "approved" | "aborted"): void {
+    proposal.state = outcome;
+    proposal.decided_at = this.now();
+    this.pendingProposals.delete(proposal.vault_id);
+    const vault = this.vaults.get(proposal.vault_id);
+    if (outcome === "approved" && vault) {
+      const groups = vault.vault_group_ids.filter((g) => !proposal.removed_vault_group_ids.includes(g));
+      for (const g of proposal.added_vault_group_ids) {
+        if (!groups.includes(g) && this.vaultGroups.has(g)) groups.push(g);
+      }
+      if (groups.length > 0) this.setVaultGroups(vault, groups);
+    }
+    this.changed();
   }
 
   // ---- transactions --------------------------------------------------------------------------------------
@@ -334,6 +386,18 @@ export class Store {
   transactionChanged(tx: TransactionRecord): void {
     this.changed();
     this.emit({ kind: "transaction", record: tx, created: false });
+  }
+
+  // ---- webhook endpoints --------------------------------------------------------------------------------
+
+  putWebhookEndpoint(endpoint: WebhookEndpointRecord): void {
+    this.webhookEndpoints.set(endpoint.id, endpoint);
+    this.changed();
+  }
+
+  deleteWebhookEndpoint(id: string): void {
+    this.webhookEndpoints.delete(id);
+    this.changed();
   }
 
   // ---- audit log -----------------------------------------------------------------------------------------

@@ -208,4 +208,24 @@ describe("emulator: vault addresses", () => {
       201,
     );
   });
+
+  it("keeps creation order for addresses created in the same instant, renamed or not", async () => {
+    await h.emulator.control.setClock({ frozen: true });
+    try {
+      const vault = await utxoVault();
+      const ids: string[] = [];
+      for (const name of ["X", "Y", "Z"]) {
+        ids.push((await h.api("POST", `/api/v1/vaults/${vault.id}/addresses`, { json: { name } })).body.id);
+      }
+      await h.api("PUT", `/api/v1/vaults/addresses/${ids[0]}/name`, { json: { name: "W" } });
+      const list = await h.api("GET", `/api/v1/vaults/${vault.id}/addresses`);
+      assert.deepEqual(
+        list.body.addresses.map((a: { name: string }) => a.name),
+        ["Address 1", "W", "Y", "Z"],
+      );
+      assert.equal(new Set(list.body.addresses.map((a: { created_at: string }) => a.created_at)).size, 1);
+    } finally {
+      await h.emulator.control.setClock({ frozen: false });
+    }
+  });
 });
