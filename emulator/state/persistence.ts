@@ -3,8 +3,9 @@
  *
  * Writes are atomic: the JSON goes to a temporary file in the same directory, which is fsynced, renamed
  * over the state file, and the directory is fsynced, so a crash (even `kill -9`) leaves either the old or
- * the new file, never a torn one. Writes are debounced (many changes, one write) and serialized (one write
- * in flight); `flush()` forces one and resolves once it is durable. A file that cannot be read (corrupt, or
+ * the new file, never a torn one. Writes are debounced (many changes, one write; longer for a state that
+ * takes long to write) and serialized (one write in flight); `flush()` forces one and resolves once it is
+ * durable. A file that cannot be read (corrupt, or
  * another format version) is an error that names the file, and the file is left untouched.
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -153,6 +154,7 @@ export class StatePersistence {
   private writes = 0;
   private lastWriteAt: string | undefined;
   private lastError: string | undefined;
+  private lastDurationMs = 0;
   private closed = false;
 
   constructor(
@@ -166,10 +168,13 @@ export class StatePersistence {
     if (this.closed) return;
     this.dirty = true;
     if (this.timer) return;
+    // A large state takes a while to serialize and write: wait at least 4 times as long as the last write
+    // took, so saving never takes more than a fifth of the time under a stream of changes.
+    const delay = Math.max(this.debounceMs, this.lastDurationMs * 4);
     this.timer = setTimeout(() => {
       this.timer = undefined;
       void this.flush().catch(() => undefined);
-    }, this.debounceMs);
+    }, delay);
   }
 
   /** Writes any pending change now; resolves when the file on disk holds it. */
@@ -181,11 +186,13 @@ export class StatePersistence {
     while (this.writing) await this.writing.catch(() => undefined);
     if (!this.dirty) return;
     this.dirty = false;
+    const started = performance.now();
     const text = JSON.stringify(this.snapshot());
     this.writing = writeFileAtomic(this.file, text, `${process.pid}.${this.writes}`)
       .then(() => {
         this.writes += 1;
         this.lastWriteAt = new Date().toISOString();
+        this.lastDurationMs = performance.now() - started;
         this.lastError = undefined;
       })
       .catch((err: Error) => {
