@@ -3,7 +3,9 @@
  * Automation API and the real engine against the emulator; against (a) the same API calls made directly with
  * the sdk and (b) the engine alone with no-op resources.
  */
+import { execFile } from "node:child_process";
 import * as os from "node:os";
+import { promisify } from "node:util";
 import { CustodyClient } from "../../sdk";
 import type { EmulatorProcess } from "../support/emulator-process";
 import { startEmulatorProcess } from "../support/emulator-process";
@@ -12,11 +14,15 @@ import type { Figure, FigureContext, FigureOutcome } from "../support/figure";
 import { formatMs } from "../support/format";
 import { deriveRequestMix, describeMix, type LoggedRequest, type RequestMix } from "../support/request-mix";
 import { compare, type Floor } from "../support/results";
+import { repoPath } from "../support/repo";
 import { replayRequests, replayResources } from "../support/sdk-replay";
 import { type Stat, summarize } from "../support/stats";
+import { finishedChildrenCpuMs } from "../support/child-cpu";
+import { cpuByRole, type EngineRole, watchProcessTree } from "../support/process-tree";
 import { elapsedMs, nowNs } from "../support/timing";
 
 const LATENCY_MS = 50;
+const execFileAsync = promisify(execFile);
 const CHAIN = "bitcoin_testnet";
 /** The emulator keeps this many requests in its log (`startEmulator` default). */
 const REQUEST_LOG_CAPACITY = 1000;
@@ -51,6 +57,12 @@ export const engineFigure: Figure = {
 interface RoundTimes {
   up: number;
   refresh: number;
+  /** CPU of the whole engine process tree (CLI, language host, program, provider) during each, in ms. */
+  upCpu?: number;
+  refreshCpu?: number;
+  /** The same CPU split by process role (sampled from /proc, so slightly below the totals). */
+  upRoles?: Record<EngineRole, number>;
+  refreshRoles?: Record<EngineRole, number>;
 }
 
 async function run(context: FigureContext): Promise<FigureOutcome> {
@@ -70,7 +82,7 @@ async function run(context: FigureContext): Promise<FigureOutcome> {
       const ours = await runOurs(emulator, n, parallel);
       context.log(`  up ${formatMs(ours.times.up)}, preview --refresh ${formatMs(ours.times.refresh)}`);
       context.log(`${label}: floor (b), engine with no-op resources`);
-      const noop = await runNoop(n, parallel);
+      const noop = await runNoop(n, parallel, [emulator.pid]);
       context.log(`  up ${formatMs(noop.up)}, preview --refresh ${formatMs(noop.refresh)}`);
       context.log(
         `${label}: floor (a), sdk replay of ${ours.mix.up.total} + ${ours.mix.refresh.total} requests`,
@@ -84,9 +96,9 @@ async function run(context: FigureContext): Promise<FigureOutcome> {
       mixes = ours.mix;
     }
 
-    const stat = (which: keyof typeof times, key: keyof RoundTimes): Stat =>
+    const stat = (which: keyof typeof times, key: "up" | "refresh"): Stat =>
       summarize(times[which].map((t) => t[key]));
-    const floors = (key: keyof RoundTimes): Floor[] => [
+    const floors = (key: "up" | "refresh"): Floor[] => [
       {
         name: "(a) sdk replay",
         value: stat("replay", key),
@@ -115,6 +127,27 @@ async function run(context: FigureContext): Promise<FigureOutcome> {
       floors("refresh"),
       { kind: "max", value: 1.15 },
     );
+    const cpu = (which: "ours" | "noop", key: "upCpu" | "refreshCpu") =>
+      summarize(times[which].map((t) => t[key] ?? 0)).median;
+    const roleCpu = (which: "ours" | "noop", key: "upRoles" | "refreshRoles", role: EngineRole) =>
+      summarize(times[which].map((t) => t[key]?.[role] ?? 0)).median;
+    const cpuTable = () => {
+      const rows = [
+        "| CPU (median of rounds) | ours, up | no-op, up | ours, preview --refresh | no-op, preview --refresh |",
+        "|---|---|---|---|---|",
+        `| whole process tree | ${formatMs(cpu("ours", "upCpu"))} | ${formatMs(cpu("noop", "upCpu"))} | ` +
+          `${formatMs(cpu("ours", "refreshCpu"))} | ${formatMs(cpu("noop", "refreshCpu"))} |`,
+      ];
+      for (const role of ["pulumi CLI", "program", "provider", "language host"] as const) {
+        rows.push(
+          `| ${role} | ${formatMs(roleCpu("ours", "upRoles", role))} | ${formatMs(roleCpu("noop", "upRoles", role))} | ` +
+            `${formatMs(roleCpu("ours", "refreshRoles", role))} | ${formatMs(roleCpu("noop", "refreshRoles", role))} |`,
+        );
+      }
+      return rows.join("\n");
+    };
+    const perResource = (key: "upCpu" | "refreshCpu") => (cpu("ours", key) - cpu("noop", key)) / (2 * count);
+    const registration = await registrationCost();
     const notes = [
       `Requests the provider sent for \`up\`: ${describeMix(mixes!.up)} (${mixes!.up.total} in all, ` +
         `${(mixes!.up.total / (2 * count)).toFixed(1)} per resource).`,
@@ -124,12 +157,18 @@ async function run(context: FigureContext): Promise<FigureOutcome> {
         const over = c.ours.median - Math.max(a, b);
         return (
           `${c.label}: ours ${formatMs(c.ours.median)}, (a) ${formatMs(a)}, (b) ${formatMs(b)}; ours is ` +
-          `${formatMs(over)} above the larger floor, ${formatMs(over / (2 * count))} per resource. ` +
-          `The API time at this concurrency (a) is ${((a / c.ours.median) * 100).toFixed(0)}% of ours and the ` +
-          `engine's own time (b) ${((b / c.ours.median) * 100).toFixed(0)}%: the two largely overlap, since ` +
-          "the engine works on other resources while requests are in flight."
+          `${formatMs(over)} above the larger floor, ${formatMs(over / (2 * count))} per resource. The API ` +
+          `calls alone (a) take ${((a / c.ours.median) * 100).toFixed(0)}% of our time and overlap with the ` +
+          "engine's work, so the gap is not waiting for the API."
         );
       }),
+      `Where the time goes: CPU. The engine's processes used ${formatMs(perResource("upCpu"))} more CPU per ` +
+        `resource than the no-op floor during \`up\` and ${formatMs(perResource("refreshCpu"))} more during ` +
+        `\`preview --refresh\`, on ${os.availableParallelism()} cores shared by the CLI, the program, the ` +
+        "provider and the emulator. By process (sampled from /proc every 200 ms; short-lived processes are " +
+        "slightly undercounted):",
+      cpuTable(),
+      ...(registration ? [registration] : []),
     ];
     return {
       settings: { N: count, latencyMs: LATENCY_MS, parallel, rounds, requestsPerMinute: 0, rateLimit: "off" },
@@ -138,6 +177,44 @@ async function run(context: FigureContext): Promise<FigureOutcome> {
     };
   } finally {
     await emulator.close();
+  }
+}
+
+/**
+ * Runs `bench/support/registration-cost.js` in its own process and describes the program-side cost of
+ * declaring each kind of resource; undefined (with the reason in the text) if it fails.
+ */
+async function registrationCost(): Promise<string | undefined> {
+  try {
+    const script = repoPath("dist", "bench", "support", "registration-cost.js");
+    // Pulumi's promise-leak check may fail the exit code after the result is printed; the JSON line counts.
+    const stdout = await execFileAsync(process.execPath, [script, "200"], {
+      cwd: repoPath(),
+      timeout: 120_000,
+    }).then(
+      (r) => r.stdout,
+      (err: { stdout?: string; message: string }) => {
+        if (err.stdout?.trim().startsWith("{")) return err.stdout;
+        throw err;
+      },
+    );
+    const costs = JSON.parse(stdout.trim().split("\n")[0]!) as Record<
+      string,
+      { cpuMsPerResource: number; declaredOutputs: number }
+    >;
+    const line = (kind: string) =>
+      `\`${kind}\` ${formatMs(costs[kind]!.cpuMsPerResource)} (${costs[kind]!.declaredOutputs} declared outputs)`;
+    return (
+      "Program side, measured apart (`bench/support/registration-cost.ts`: 200 constructions under Pulumi's " +
+      "mocks, with `source-map-support` registered as `@pulumi/pulumi/cmd/run` registers it for every program): " +
+      `declaring one resource costs ${line("Vault")}, ${line("VaultAddress")}, against ${line("noop")} for the ` +
+      "no-op resource. The program pays it on every `up` and every `preview`. `transferProperties` in " +
+      "`@pulumi/pulumi/runtime/rpc.js` makes four promises per declared output, and `debuggablePromise` " +
+      "captures `new Error().stack` for each, which source-map-support then rewrites frame by frame: the cost " +
+      "grows with the number of declared outputs."
+    );
+  } catch (err) {
+    return `The program-side registration diagnostic failed: ${(err as Error).message.split("\n")[0]}`;
   }
 }
 
@@ -165,14 +242,24 @@ async function runOurs(
   });
   try {
     await emulator.control.clearRequests();
-    const up = await timed(() => stack.up({ parallel }));
+    const up = await timed(() => stack.up({ parallel }), [emulator.pid]);
     expectCreates(up.result.summary.resourceChanges, 2 * count + 1, "ours: up");
     const upLog = await requestLog(emulator);
     await emulator.control.clearRequests();
-    const refresh = await timed(() => stack.preview({ refresh: true, expectNoChanges: true, parallel }));
+    const refresh = await timed(
+      () => stack.preview({ refresh: true, expectNoChanges: true, parallel }),
+      [emulator.pid],
+    );
     const refreshLog = await requestLog(emulator);
     return {
-      times: { up: up.ms, refresh: refresh.ms },
+      times: {
+        up: up.ms,
+        refresh: refresh.ms,
+        upCpu: up.childCpuMs,
+        refreshCpu: refresh.childCpuMs,
+        upRoles: up.roles,
+        refreshRoles: refresh.roles,
+      },
       mix: { up: deriveRequestMix(upLog), refresh: deriveRequestMix(refreshLog) },
       logs: { up: upLog, refresh: refreshLog },
     };
@@ -182,17 +269,27 @@ async function runOurs(
 }
 
 /** Floor (b): the no-op fixture, same count and dependency shape. */
-async function runNoop(count: number, parallel: number): Promise<RoundTimes> {
+async function runNoop(count: number, parallel: number, exclude: number[]): Promise<RoundTimes> {
   const stack = await createFixtureStack({
     fixture: "noop-dynamic",
     stackName: "noop",
     config: { "bench:count": { value: String(count) }, "bench:sleepMs": { value: String(LATENCY_MS) } },
   });
   try {
-    const up = await timed(() => stack.up({ parallel }));
+    const up = await timed(() => stack.up({ parallel }), exclude);
     expectCreates(up.result.summary.resourceChanges, 2 * count + 1, "noop: up");
-    const refresh = await timed(() => stack.preview({ refresh: true, expectNoChanges: true, parallel }));
-    return { up: up.ms, refresh: refresh.ms };
+    const refresh = await timed(
+      () => stack.preview({ refresh: true, expectNoChanges: true, parallel }),
+      exclude,
+    );
+    return {
+      up: up.ms,
+      refresh: refresh.ms,
+      upCpu: up.childCpuMs,
+      refreshCpu: refresh.childCpuMs,
+      upRoles: up.roles,
+      refreshRoles: refresh.roles,
+    };
   } finally {
     await disposeFixtureStack(stack);
   }
@@ -242,10 +339,25 @@ async function runReplay(
   }
 }
 
-async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; result: T }> {
+/**
+ * Wall time of `fn`; the CPU of the child processes that finished meanwhile (the engine's process tree); and,
+ * when `exclude` is given, that CPU split by role from a /proc watcher (which skips the `exclude` pids).
+ */
+async function timed<T>(
+  fn: () => Promise<T>,
+  exclude?: number[],
+): Promise<{ ms: number; childCpuMs: number; roles?: Record<EngineRole, number>; result: T }> {
+  const watcher = exclude ? watchProcessTree(200, exclude) : undefined;
+  const cpuBefore = finishedChildrenCpuMs();
   const start = nowNs();
-  const result = await fn();
-  return { ms: elapsedMs(start), result };
+  try {
+    const result = await fn();
+    const ms = elapsedMs(start);
+    const childCpuMs = finishedChildrenCpuMs() - cpuBefore;
+    return { ms, childCpuMs, roles: watcher ? cpuByRole(await watcher.stop()) : undefined, result };
+  } finally {
+    await watcher?.stop();
+  }
 }
 
 /** The emulator's request log as {@link LoggedRequest}s (path with query); fails if the log overflowed. */

@@ -10,7 +10,7 @@ import { type EmulatorProcess, startEmulatorProcess } from "../support/emulator-
 import { createFixtureStack, disposeFixtureStack, engineDefaultParallel } from "../support/engine-stack";
 import type { Figure, FigureContext, FigureOutcome } from "../support/figure";
 import { formatBytes, formatMs } from "../support/format";
-import { isDynamicProviderNode, type PeakRss, watchPeakRss } from "../support/peak-rss";
+import { engineRole, type ProcessRecord, watchProcessTree } from "../support/process-tree";
 import { compare } from "../support/results";
 import { exact } from "../support/stats";
 
@@ -24,7 +24,8 @@ interface Measured {
   stateBytes: number;
   /** Dynamic resources in the state. */
   resources: number;
-  peak: PeakRss;
+  /** The dynamic-provider node processes seen during up. */
+  providers: ProcessRecord[];
   upMs: number;
   /** The export, as text, for the credential check. */
   exportText: string;
@@ -58,8 +59,9 @@ async function run(context: FigureContext): Promise<FigureOutcome> {
     context.log(`ours: up of ${count} vaults + ${count} addresses`);
     const ours = await measureOurs(emulator, count, parallel);
     context.log(`floor: up of ${2 * count} no-op resources`);
-    const noop = await measureNoop(count, parallel);
+    const noop = await measureNoop(count, parallel, [emulator.pid]);
 
+    const peak = (m: Measured) => Math.max(0, ...m.providers.map((r) => r.peakRssBytes));
     const largest = (m: Measured) => Math.max(...Object.values(m.providerBytesByType));
     const perHundred = (m: Measured) => (m.stateBytes / count) * 100;
     const floorName = "no-op dynamic resource";
@@ -74,15 +76,15 @@ async function run(context: FigureContext): Promise<FigureOutcome> {
       compare(`state per 100 vaults (N = ${count})`, "bytes", exact(perHundred(ours)), [
         { name: floorName, value: exact(perHundred(noop)), description: "" },
       ]),
-      compare("provider process peak RSS (VmHWM)", "bytes", exact(ours.peak.peakBytes), [
-        { name: floorName, value: exact(noop.peak.peakBytes), description: "" },
+      compare("provider process peak RSS (VmHWM)", "bytes", exact(peak(ours)), [
+        { name: floorName, value: exact(peak(noop)), description: "" },
       ]),
     ];
     // One description per floor name is rendered; keep the first.
     for (const c of comparisons.slice(1)) c.floors[0]!.description = comparisons[0]!.floors[0]!.description;
 
     const tokenInState = ours.exportText.includes(emulator.accessToken);
-    const cpu = (m: Measured) => Object.values(m.peak.cpuMsByPid).reduce((a, b) => a + b, 0);
+    const cpu = (m: Measured) => m.providers.reduce((sum, r) => sum + r.cpuMs, 0);
     const notes = [
       `Serialized provider by type: ${Object.entries(ours.providerBytesByType)
         .map(([type, bytes]) => `\`${type.split(":").pop()}\` ${formatBytes(bytes)}`)
@@ -92,12 +94,11 @@ async function run(context: FigureContext): Promise<FigureOutcome> {
         `(${formatBytes(ours.stateBytes / ours.resources)} each); the no-op floor ${formatBytes(noop.stateBytes)} ` +
         `for ${noop.resources} (${formatBytes(noop.stateBytes / noop.resources)} each).`,
       `The access token ${tokenInState ? "**appears**" : "does not appear"} in plain text in \`pulumi stack export\`.`,
-      `Provider process: peak RSS ${formatBytes(ours.peak.peakBytes)} and ${formatMs(cpu(ours))} of CPU ` +
-        `(user + system) during an up of ${formatMs(ours.upMs)}; the no-op provider ${formatBytes(noop.peak.peakBytes)} ` +
-        `and ${formatMs(cpu(noop))} during ${formatMs(noop.upMs)}. ${ours.peak.scans} and ${noop.peak.scans} ` +
-        "scans of /proc.",
+      `Provider process: peak RSS ${formatBytes(peak(ours))} and ${formatMs(cpu(ours))} of CPU ` +
+        `(user + system) during an up of ${formatMs(ours.upMs)}; the no-op provider ${formatBytes(peak(noop))} ` +
+        `and ${formatMs(cpu(noop))} during ${formatMs(noop.upMs)}.`,
     ];
-    if (ours.peak.peakBytes === 0 || noop.peak.peakBytes === 0) {
+    if (peak(ours) === 0 || peak(noop) === 0) {
       throw new Error(
         "no dynamic-provider node process was seen during up; the memory figure would be empty",
       );
@@ -121,20 +122,20 @@ async function measureOurs(emulator: EmulatorProcess, count: number, parallel: n
     },
   });
   try {
-    return await measureUp(stack, parallel);
+    return await measureUp(stack, parallel, [emulator.pid]);
   } finally {
     await disposeFixtureStack(stack);
   }
 }
 
-async function measureNoop(count: number, parallel: number): Promise<Measured> {
+async function measureNoop(count: number, parallel: number, exclude: number[]): Promise<Measured> {
   const stack = await createFixtureStack({
     fixture: "noop-dynamic",
     stackName: "sizes",
     config: { "bench:count": { value: String(count) }, "bench:sleepMs": { value: String(LATENCY_MS) } },
   });
   try {
-    return await measureUp(stack, parallel);
+    return await measureUp(stack, parallel, exclude);
   } finally {
     await disposeFixtureStack(stack);
   }
@@ -143,14 +144,15 @@ async function measureNoop(count: number, parallel: number): Promise<Measured> {
 async function measureUp(
   stack: Awaited<ReturnType<typeof createFixtureStack>>,
   parallel: number,
+  exclude: number[],
 ): Promise<Measured> {
-  const watcher = watchPeakRss(isDynamicProviderNode);
+  const watcher = watchProcessTree(100, exclude);
   const start = Date.now();
-  let peak: PeakRss;
+  let providers: ProcessRecord[];
   try {
     await stack.up({ parallel });
   } finally {
-    peak = await watcher.stop();
+    providers = (await watcher.stop()).filter((r) => engineRole(r.cmdline) === "provider");
   }
   const upMs = Date.now() - start;
   const exportText = await exportAsStored(stack);
@@ -160,7 +162,7 @@ async function measureUp(
     providerBytesByType,
     stateBytes: Buffer.byteLength(exportText),
     resources,
-    peak,
+    providers,
     upMs,
     exportText,
   };
