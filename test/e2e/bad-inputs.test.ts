@@ -12,30 +12,30 @@ import {
 } from "../support/e2e-custody";
 import { disposeLocalStack, enginePaths } from "../support/pulumi-engine";
 
-const cases: Array<{ what: string; declared: Declared; resource: string; property: RegExp }> = [
+const cases: Array<{ what: string; declared: Declared; resource: string; property: string }> = [
   {
     what: "a utxo vault without chain",
     declared: { vaults: { cold: { name: "e2e-bad cold", type: "utxo" } } },
     resource: "cold",
-    property: /\bchain\b/,
+    property: "chain",
   },
   {
     what: "an unknown vault type",
     declared: { vaults: { odd: { name: "e2e-bad odd", type: "mainframe" } } },
     resource: "odd",
-    property: /\btype\b/,
+    property: "type",
   },
   {
     what: "an empty vault name",
     declared: { vaults: { blank: { name: "", type: "evm" } } },
     resource: "blank",
-    property: /\bname\b/,
+    property: "name",
   },
   {
     what: "a key type on a vault that is not black_box",
     declared: { vaults: { keyed: { name: "e2e-bad keyed", type: "evm", keyType: "ecdsa_secp256k1" } } },
     resource: "keyed",
-    property: /\bkeyType\b/,
+    property: "keyType",
   },
   {
     what: "an address type the API cannot create",
@@ -44,7 +44,7 @@ const cases: Array<{ what: string; declared: Declared; resource: string; propert
       addresses: { p2sh: { vault: "btc", name: "Old style", addressType: "p2sh" } },
     },
     resource: "p2sh",
-    property: /\baddressType\b/,
+    property: "addressType",
   },
 ];
 
@@ -65,14 +65,15 @@ describe("bad inputs fail at preview and name the property (real engine, emulato
   });
 
   for (const { what, declared, resource, property } of cases) {
-    it(`${what}: preview fails and names ${property.source.replaceAll("\\b", "")}`, async () => {
+    it(`${what}: preview fails and names ${property}`, async () => {
       await declare(stack, declared);
 
       await assert.rejects(stack.preview(), (err: unknown) => {
         const message = String(err);
         const problem = message.split("\n").find((line) => line.includes(`resource '${resource}'`));
         assert.ok(problem, `an error line about resource '${resource}' in:\n${message}`);
-        assert.match(problem, property);
+        // e.g. "…Vault resource 'cold': property chain value {<nil>} has a problem: is required for …"
+        assert.match(problem, new RegExp(`property ${property} value .* has a problem: \\S`));
         return true;
       });
     });
