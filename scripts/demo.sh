@@ -57,7 +57,7 @@ BASE_URL="$BASE_URL" ACCESS_TOKEN="$ACCESS_TOKEN" VAULT_ID="$TREASURY_ID" node -
     .catch((e) => { console.error(e.message); process.exit(1); });'
 
 step "Drift check: pulumi preview --refresh --expect-no-changes (must report the rename)"
-if pulumi preview --refresh --expect-no-changes --non-interactive; then
+if pulumi preview --refresh --expect-no-changes --diff --non-interactive; then
   echo "error: the drift check passed, but the vault was renamed out of band" >&2
   exit 1
 fi
