@@ -14,7 +14,7 @@ import { invalidField, notFound, preconditionFailed } from "../api-error";
 import { EXPORT_LIMIT } from "../context";
 import { findAsset } from "../seed/assets";
 import { buildVault } from "../seed/vault-factory";
-import { inDefaultOrder, matches, paginate, sortItems } from "../state/list-query";
+import { hasFilters, inDefaultOrder, matches, paginate, sortItems } from "../state/list-query";
 import type { VaultRecord } from "../state/types";
 import type { HandlerContext, Handlers } from "./types";
 
@@ -66,23 +66,28 @@ export const vaultHandlers: Pick<
       }
     }
     const accountAddresses = q.account_addresses?.map((a) => a.toLowerCase());
-    const filtered = inDefaultOrder(store.vaults).filter(
-      (v) =>
-        matches(q.vault_ids, v.id) &&
-        matches(q.names, v.name) &&
-        matches(q.vault_types, v.type) &&
-        matches(q.vault_states, v.state) &&
-        (!q.key_holder_ids || (v.key_holder !== undefined && q.key_holder_ids.includes(v.key_holder.id))) &&
-        (!q.vault_group_ids ||
-          [...v.vault_group_ids, ...(pendingAdds.get(v.id) ?? [])].some((g) =>
-            q.vault_group_ids!.includes(g),
-          )) &&
-        (!q.exclude_vault_group_ids ||
-          !v.vault_group_ids.some((g) => q.exclude_vault_group_ids!.includes(g))) &&
-        !q.exclude_vault_ids?.includes(v.id) &&
-        (!q.origin_type || (v.key !== undefined && v.origin_type === q.origin_type)) &&
-        (!accountAddresses || v.account_addresses.some((a) => accountAddresses.includes(a.toLowerCase()))),
-    );
+    const all = inDefaultOrder(store.vaults);
+    const filtered = !hasFilters(q, ["positive_native_balance_chain_ids"])
+      ? all
+      : all.filter(
+          (v) =>
+            matches(q.vault_ids, v.id) &&
+            matches(q.names, v.name) &&
+            matches(q.vault_types, v.type) &&
+            matches(q.vault_states, v.state) &&
+            (!q.key_holder_ids ||
+              (v.key_holder !== undefined && q.key_holder_ids.includes(v.key_holder.id))) &&
+            (!q.vault_group_ids ||
+              [...v.vault_group_ids, ...(pendingAdds.get(v.id) ?? [])].some((g) =>
+                q.vault_group_ids!.includes(g),
+              )) &&
+            (!q.exclude_vault_group_ids ||
+              !v.vault_group_ids.some((g) => q.exclude_vault_group_ids!.includes(g))) &&
+            !q.exclude_vault_ids?.includes(v.id) &&
+            (!q.origin_type || (v.key !== undefined && v.origin_type === q.origin_type)) &&
+            (!accountAddresses ||
+              v.account_addresses.some((a) => accountAddresses.includes(a.toLowerCase()))),
+        );
     const sorted = q.sort_by
       ? sortItems(filtered, q.sort_by, {
           created_at: (v) => v.created_at,

@@ -101,6 +101,15 @@ export function paginate<T>(items: readonly T[], paging: Paging): Page<T> {
   return { total, page, size, items: slice };
 }
 
+const PAGING_KEYS = new Set(["page", "size", "skip_count", "sort_by"]);
+
+/** Whether a list query sets anything besides paging, sorting and the `ignored` keys. */
+export function hasFilters(query: object, ignored: readonly string[] = []): boolean {
+  return Object.entries(query).some(
+    ([k, v]) => v !== undefined && !PAGING_KEYS.has(k) && !ignored.includes(k),
+  );
+}
+
 /** True when the filter is absent or the value is one of its entries. */
 export function matches<V>(filter: readonly V[] | undefined, value: V): boolean {
   return filter === undefined || filter.includes(value);
