@@ -12,7 +12,7 @@ export interface FigureContext {
 /** The result a figure returns; the runner adds the id, number, title and duration. */
 export type FigureOutcome = Omit<
   FigureResult,
-  "id" | "number" | "title" | "method" | "durationS" | "loadAverage"
+  "id" | "number" | "title" | "method" | "analysis" | "durationS" | "loadAverage"
 >;
 
 /** One benchmark figure. */
@@ -25,6 +25,11 @@ export interface Figure {
   title: string;
   /** How ours and the floors are measured, in Markdown paragraphs (rendered above the numbers). */
   method: string[];
+  /**
+   * Causes and fixes found by profiling when a target is missed, in Markdown paragraphs (rendered below this
+   * run's own findings). Written by hand from measurements; the figure's notes carry this run's numbers.
+   */
+  analysis?: string[];
   /** Runs the figure; throws if it cannot (the runner records the error and goes on). */
   run: (context: FigureContext) => Promise<FigureOutcome>;
 }

@@ -131,8 +131,12 @@ function renderFigure(f: FigureResult): string[] {
     out.push("", "</details>", "");
   }
   if (f.notes.length > 0) {
-    out.push("**Analysis.**", "");
+    out.push("**Findings of this run.**", "");
     for (const n of f.notes) out.push(n, "");
+  }
+  if ((f.analysis ?? []).length > 0) {
+    out.push("**Analysis.**", "");
+    for (const n of f.analysis ?? []) out.push(n, "");
   }
   out.push(
     `_Figure ${f.number} took ${Math.round(f.durationS)} s; 1-minute load average ${f.loadAverage.start.toFixed(1)} ` +

@@ -61,6 +61,8 @@ export interface FigureResult {
   comparisons: Comparison[];
   /** Findings in Markdown, computed from this run's numbers. */
   notes: string[];
+  /** Causes and fixes, written by hand from profiles and measurements (see the figure module). */
+  analysis: string[];
   /** Set when the figure could not run; the message says why. */
   error?: string;
   /** Wall time the figure took, in seconds. */
