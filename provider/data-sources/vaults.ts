@@ -64,6 +64,8 @@ export interface VaultInfo {
   modifiedAt: string;
   /** Vault groups it belongs to. */
   vaultGroupIds: string[];
+  /** The same vault groups with their names; the API has no endpoint that lists vault groups. */
+  vaultGroups: VaultGroupInfo[];
   /** Base64 public key (MPC vaults). */
   publicKeyCompressed?: string;
   /** BIP-32 derivation path (MPC vaults). */
@@ -78,6 +80,23 @@ export interface VaultInfo {
   defaultAddressName?: string;
   /** Positive native balances, when `positiveNativeBalanceChainIds` was given. */
   nativeAssets?: OwnedAsset[];
+}
+
+/** A vault group a vault belongs to. */
+export interface VaultGroupInfo {
+  /** Vault group id. */
+  id: string;
+  /** Vault group name. */
+  name: string;
+}
+
+/** The vault groups of a vault record, with names (older records carry a single `vault_group`). */
+function liveVaultGroups(vault: ApiRecord): VaultGroupInfo[] {
+  const groups = Array.isArray(vault.vault_groups) ? vault.vault_groups : [vault.vault_group];
+  return groups
+    .map((g) => obj(g))
+    .filter((g): g is ApiRecord => g !== undefined && str(g.id) !== undefined)
+    .map((g) => ({ id: String(g.id), name: str(g.name) ?? "" }));
 }
 
 /** Maps one API vault record to a {@link VaultInfo}. */
@@ -95,6 +114,7 @@ export function toVaultInfo(vault: ApiRecord): VaultInfo {
     createdAt: String(vault.created_at),
     modifiedAt: String(vault.modified_at),
     vaultGroupIds: liveVaultGroupIds(vault) ?? [],
+    vaultGroups: liveVaultGroups(vault),
     publicKeyCompressed: str(vault.public_key_compressed),
     derivationPath: str(derivation?.derivation_path) ?? str(vault.derivation_path),
     originType: str(vault.origin_type),

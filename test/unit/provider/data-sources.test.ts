@@ -217,6 +217,13 @@ describe("data sources (emulator)", () => {
       assert.equal(byName.type, "utxo");
       assert.equal(byName.chain, "bitcoin_mainnet");
       assert.equal(typeof byName.address, "string");
+      // Group names come with the ids, since the API cannot list vault groups.
+      assert.ok(byName.vaultGroups.length > 0);
+      assert.deepEqual(
+        byName.vaultGroups.map((g) => g.id),
+        byName.vaultGroupIds,
+      );
+      assert.ok(byName.vaultGroups.every((g) => g.name.length > 0));
       assert.deepEqual(await getVault({ id: byName.id }, options), byName);
       assert.deepEqual(
         await resolved(getVaultOutput({ name: pulumi.output("BTC Cold Storage") }, options)),
