@@ -13,6 +13,7 @@
  */
 import { type Dispatcher, request } from "undici";
 import type { ClockSnapshot } from "./clock";
+import type { StateCollection } from "./control/schemas";
 import type { FaultConfig, FaultKind, FaultRule } from "./faults";
 import type { RequestLogEntry } from "./request-log";
 import type { PersistenceStatus } from "./state/persistence";
@@ -31,6 +32,7 @@ export type {
   ProgressionSettings,
   ProposalRecord,
   RequestLogEntry,
+  StateCollection,
   WebhookEndpointRecord,
   WebhookSettings,
 };
@@ -62,18 +64,6 @@ export class EmulatorControlError extends Error {
     this.name = "EmulatorControlError";
   }
 }
-
-/** The state collections {@link EmulatorControlClient.peek} can read. */
-export type StateCollection =
-  | "vaults"
-  | "addresses"
-  | "users"
-  | "user-groups"
-  | "vault-groups"
-  | "proposals"
-  | "transactions"
-  | "audit-log"
-  | "webhook-endpoints";
 
 /** Record counts of the state. */
 export interface StateSummary {

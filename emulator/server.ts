@@ -17,7 +17,7 @@ import fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { type EndpointName, type EndpointSpec, endpoints } from "../sdk/schema";
 import { ApiError, forbidden, pathNotFound, unauthorized, validationFailed } from "./api-error";
 import type { EmulatorContext } from "./context";
-import { registerControlRoutes } from "./control/routes";
+import { CONTROL_PREFIX, registerControlRoutes } from "./control/routes";
 import type { FaultDecision } from "./faults";
 import { buildOpenApiDocument } from "./openapi";
 import { verifyRequestSignature } from "./request-signature";
@@ -27,8 +27,6 @@ import { validate } from "./validation";
 
 /** Largest accepted request body (bytes); larger bodies get a 413. */
 export const BODY_LIMIT = 1_048_576;
-
-export const CONTROL_PREFIX = "/__emulator";
 
 interface RequestState {
   startedAt: number;
@@ -55,7 +53,7 @@ function pathOf(url: string): string {
 }
 
 /** Sends an error body with `request_id`; the single place error responses are written. */
-export function sendError(req: FastifyRequest, reply: FastifyReply, err: ApiError): FastifyReply {
+function sendError(req: FastifyRequest, reply: FastifyReply, err: ApiError): FastifyReply {
   reply.header("x-request-id", req.id);
   for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
   return reply.code(err.status).send({ ...err.body, request_id: req.id });

@@ -32,7 +32,8 @@ import {
   WebhookSettingsBody,
 } from "./schemas";
 
-const PREFIX = "/__emulator";
+/** Where the control API lives, outside `/api/v1`. */
+export const CONTROL_PREFIX = "/__emulator";
 
 interface Inputs<B, Q, P> {
   body: B;
@@ -83,8 +84,8 @@ export function registerControlRoutes(app: FastifyInstance, ctx: EmulatorContext
   const { store, views } = ctx;
 
   // Unauthenticated: a readiness probe, and export downloads (their unguessable id acts like a presigned URL).
-  app.get(`${PREFIX}/health`, async () => ({ ok: true }));
-  app.get(`${PREFIX}/exports/:id/download`, async (req, reply) => {
+  app.get(`${CONTROL_PREFIX}/health`, async () => ({ ok: true }));
+  app.get(`${CONTROL_PREFIX}/exports/:id/download`, async (req, reply) => {
     const { params } = parse(req, { params: IdParam });
     const entry = ctx.exports.get(params.id);
     if (!entry) throw notFound("export", params.id);
@@ -370,6 +371,6 @@ export function registerControlRoutes(app: FastifyInstance, ctx: EmulatorContext
         return reply.code(204).send();
       });
     },
-    { prefix: PREFIX },
+    { prefix: CONTROL_PREFIX },
   );
 }

@@ -88,3 +88,5 @@ export const STATE_COLLECTIONS = [
   "webhook-endpoints",
 ] as const;
 export const CollectionParam = z.object({ collection: z.enum(STATE_COLLECTIONS) });
+/** A collection `GET /__emulator/state/{collection}` can read. */
+export type StateCollection = (typeof STATE_COLLECTIONS)[number];

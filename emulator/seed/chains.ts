@@ -487,11 +487,6 @@ export function findChain(uniqueId: string): ChainRecord | undefined {
   return byUniqueId.get(uniqueId);
 }
 
-/** Every unique id the emulator accepts: record ids and numeric EVM aliases. */
-export function knownChainIds(): string[] {
-  return [...byUniqueId.keys()];
-}
-
 /** The EVM chain with this numeric chain id or name (`arbitrum_mainnet`), for raw EVM transactions. */
 export function findEvmChain(ref: string | number): ChainRecord | undefined {
   if (typeof ref === "number") return byUniqueId.get(`evm_${ref}`);

@@ -32,7 +32,7 @@ const USERS: UserRow[] = [
   ["System", "system", "active", undefined],
 ];
 
-export const userIdOf = (name: string) => seedId("user", name);
+const userIdOf = (name: string) => seedId("user", name);
 
 function seedUsers(store: Store): void {
   USERS.forEach(([name, type, state, role], i) => {
@@ -134,7 +134,7 @@ function seedUserGroups(store: Store): void {
   };
 }
 
-export const VAULT_GROUPS = ["Treasury", "Trading", "Cold Storage"];
+const VAULT_GROUPS = ["Treasury", "Trading", "Cold Storage"];
 
 /** `10^decimals * whole + fraction`, as a minor-unit decimal string. */
 function amount(whole: number, decimals: number): string {
