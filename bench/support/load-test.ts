@@ -22,6 +22,7 @@ interface AutocannonHistogram {
 }
 interface AutocannonResult {
   requests: AutocannonHistogram & { sent: number };
+  throughput: AutocannonHistogram;
   latency: AutocannonHistogram;
   duration: number;
   errors: number;
@@ -62,6 +63,8 @@ export interface LoadResult {
   latencyP99Ms: number;
   /** Completed requests. */
   completed: number;
+  /** Mean response size (headers and body) in bytes. */
+  bytesPerResponse: number;
   /** Responses by status code. */
   statusCodes: Record<string, number>;
   /** Socket errors plus timeouts. */
@@ -93,6 +96,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     latencyP50Ms: result.latency.p50,
     latencyP99Ms: result.latency.p99,
     completed: result.requests.total,
+    bytesPerResponse: result.requests.total > 0 ? result.throughput.total / result.requests.total : 0,
     statusCodes,
     errors: result.errors + result.timeouts,
   };
