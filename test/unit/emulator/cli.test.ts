@@ -8,7 +8,8 @@ import { rawCall } from "../../support/emulator-harness";
 import { CLI_PATH, type EmulatorProcess, runCli, startCli } from "../../support/emulator-process";
 
 describe("emulator: CLI", function () {
-  this.timeout(30_000);
+  // Generous: one test starts eleven node processes, which is slow on a busy machine.
+  this.timeout(120_000);
   const started: EmulatorProcess[] = [];
   const start = async (args: string[]) => {
     const p = await startCli(args);
