@@ -58,7 +58,7 @@ export const engineFigure: Figure = {
       "three sources, each measured in the findings above.",
     "**1. Checkpoints (the pulumi CLI).** After every step the engine serializes the whole state and writes it to " +
       "the backend, so this work grows with N² and with the bytes per resource. A Vault or VaultAddress keeps " +
-      "about 9.5 KB in the exported state, a no-op resource about 2.5 times less, and almost all of the difference " +
+      "about 9.5 KB in the exported state, more than twice a no-op resource, and almost all of the difference " +
       "is the serialized provider, stored twice per resource (inputs and outputs) at 3.6 KiB a copy against 1 KiB " +
       "(figure 5); the outputs themselves are about 0.6 KB. The `PULUMI_SKIP_CHECKPOINTS` diagnostic isolates " +
       "this cost. It is mostly inherent to a dynamic provider that implements all seven methods: the closure " +
@@ -84,9 +84,9 @@ export const engineFigure: Figure = {
       "(figure 3), inputs are checked with zod, and the larger outputs cost more protobuf work in both the provider " +
       "and the CLI. For programs inside this repository the shim's `loadCustodyRuntime()` also fails " +
       '`require("pulumi-custody/provider-runtime")` and walks up the directories on every call (about 0.14 ms a ' +
-      "call, measured with the serialized shim run 2,000 times), because nothing caches the result; caching it " +
-      "on `globalThis` under a `Symbol.for` key would remove that. Fixes: load the signing code lazily in " +
-      "`sdk/` (only `transactions.create` needs it), and cache the runtime in the shim.",
+      "call, measured with the serialized shim run 2,000 times), because nothing caches the result; loading the " +
+      "runtime once in `configure`, as proposed in point 1, removes that too. Fix in `sdk/`: load the signing " +
+      "code lazily (only `transactions.create` needs it).",
   ],
   run,
 };
