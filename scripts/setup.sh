@@ -8,12 +8,15 @@ cd "$REPO_ROOT"
 
 step() { printf '\n==> %s\n' "$*"; }
 
-# npm ci only when the lock file changed since the last install (or there is no node_modules).
+# Install only when the lock file changed since the last install (or there is no node_modules).
+# `npm install --no-save` rather than `npm ci`: npm records only this platform's optional packages (biome's
+# native binaries) in the lock, and `npm ci` then refuses the lock as out of sync. --no-save installs the
+# locked versions and leaves package-lock.json untouched.
 lock_hash="$(sha256sum package-lock.json | cut -d' ' -f1)"
 stamp="node_modules/.pulumi-custody-lock-hash"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$lock_hash" ]; then
-  step "Installing npm dependencies (npm ci)"
-  npm ci --no-audit --no-fund
+  step "Installing npm dependencies (npm install --no-save)"
+  npm install --no-save --no-audit --no-fund
   echo "$lock_hash" > "$stamp"
 else
   step "npm dependencies are up to date"
