@@ -56,30 +56,52 @@ function mpcVault<T extends string, S extends z.core.$ZodLooseShape>(type: T, ex
   return z.looseObject({ ...vaultCommon, ...mpcFields, type: z.literal(type), ...extra });
 }
 
+/** `EvmVault` (`type: "evm"`): an MPC vault with a `0x`-prefixed 20-byte hex `address` (real service's schema). */
 export const EvmVault = mpcVault("evm", {
   address: z.string(),
   smart_contract_states: z.record(z.string(), z.string()).optional(),
 });
+/** `SolanaVault` (`type: "solana"`): an MPC vault with a base58 `address` (32–44 characters). */
 export const SolanaVault = mpcVault("solana", { address: z.string() });
+/** `AptosVault` (`type: "aptos"`): an MPC vault with a `0x` hex `address` (66 characters). */
 export const AptosVault = mpcVault("aptos", { address: z.string() });
+/** `SuiVault` (`type: "sui"`): an MPC vault with a `0x` hex `address` (66 characters). */
 export const SuiVault = mpcVault("sui", { address: z.string() });
+/**
+ * `StarknetVault` (`type: "starknet"`): an MPC vault whose account is activated on chain; `activation_state`
+ * is `inactive`, `activating` or `active`.
+ */
 export const StarknetVault = mpcVault("starknet", {
   address: z.string(),
   activation_state: z.string().optional(),
   activating_transaction_id: Uuid.optional(),
 });
+/** `StellarVault` (`type: "stellar"`): an MPC vault with a 56-character `address`. */
 export const StellarVault = mpcVault("stellar", { address: z.string() });
+/** `StacksVault` (`type: "stacks"`): an MPC vault with an `address` starting with `S`. */
 export const StacksVault = mpcVault("stacks", { address: z.string() });
+/**
+ * `TronVault` (`type: "tron"`): an MPC vault with a 34-character `address` starting with `T`, and its energy
+ * and bandwidth per chain.
+ */
 export const TronVault = mpcVault("tron", {
   address: z.string(),
   energy_and_bandwidth_data_map: z.record(z.string(), z.unknown()).optional(),
 });
+/**
+ * `TonVault` (`type: "ton"`): an MPC vault; its account as `raw_account` (`<workchain>:<64 hex digits>`) and
+ * in the two base64url forms.
+ */
 export const TonVault = mpcVault("ton", {
   raw_account: z.string(),
   base64_url_bounceable_account: z.string().optional(),
   base64_url_non_bounceable_account: z.string().optional(),
   state_init: z.string().optional(),
 });
+/**
+ * `CosmosVault` (`type: "cosmos"`): an MPC vault with one key; `main_address` in hex and a bech32 address per
+ * Cosmos chain in `chains_addresses`.
+ */
 export const CosmosVault = mpcVault("cosmos", {
   main_address: z.string(),
   evm_address: z.string().optional(),
@@ -87,10 +109,15 @@ export const CosmosVault = mpcVault("cosmos", {
     .array(z.looseObject({ type: z.string(), chain: ChainUniqueId, address: z.string() }))
     .optional(),
 });
+/** `CantonVault` (`type: "canton"`): an MPC vault with an `address` and its registration state per chain. */
 export const CantonVault = mpcVault("canton", {
   address: z.string(),
   chain_state_map: z.record(z.string(), z.unknown()).optional(),
 });
+/**
+ * `ArchVault` (`type: "arch"`): an MPC vault with a base58 `arch_address` and Bitcoin deposit addresses on
+ * mainnet and testnet.
+ */
 export const ArchVault = mpcVault("arch", {
   arch_address: z.string(),
   arch_mainnet_deposit_address: z.unknown().optional(),
@@ -98,15 +125,27 @@ export const ArchVault = mpcVault("arch", {
   bitcoin_mainnet_address: z.unknown().optional(),
   bitcoin_testnet_address: z.unknown().optional(),
 });
+/**
+ * `UtxoVault` (`type: "utxo"`): an MPC vault on one UTXO `chain`, with many addresses; `default_address` is
+ * created with the vault, `default_next_address_name` names the next one.
+ */
 export const UtxoVault = mpcVault("utxo", {
   chain: ChainRef,
   default_address: UtxoVaultAddress,
   default_next_address_name: z.string().optional(),
   taproot_key_public_compressed: z.string().optional(),
 });
+/**
+ * `BlackBoxVault` (`type: "black_box"`): an MPC vault that signs arbitrary payloads; `details.type` is its
+ * key type.
+ */
 export const BlackBoxVault = mpcVault("black_box", {
   details: z.looseObject({ type: BlackBoxKeyType.or(z.string()) }),
 });
+/**
+ * `ExchangeVault` (`type: "exchange"`): an account at an exchange, connected rather than created (no MPC
+ * fields; `POST /vaults` cannot create one).
+ */
 export const ExchangeVault = z.looseObject({
   ...vaultCommon,
   type: z.literal("exchange"),
@@ -116,6 +155,7 @@ export const ExchangeVault = z.looseObject({
   account: z.looseObject({ type: z.string() }).optional(),
   change_request_id: z.string().nullable().optional(),
 });
+/** `SafeVault` (`type: "safe"`): an imported Safe smart account at `address` (no MPC fields). */
 export const SafeVault = z.looseObject({
   ...vaultCommon,
   type: z.literal("safe"),
@@ -143,6 +183,7 @@ export const Vault = z.discriminatedUnion("type", [
   ExchangeVault,
   SafeVault,
 ]);
+/** A vault record: one of the sixteen variants, told apart by `type`. */
 export type Vault = z.infer<typeof Vault>;
 /** Every `type` the union models; a response with another type fails loudly rather than half-parsing. */
 export const MODELLED_VAULT_TYPES = VAULT_TYPES;
@@ -215,6 +256,7 @@ export const RenameVaultRequest = z.object({
   /** The new name. */
   name: z.string().min(1, { message: "must not be empty" }),
 });
+/** The body of a vault or address rename: `{ name }`. */
 export type RenameVaultRequest = z.input<typeof RenameVaultRequest>;
 
 /** `SubmitUpdateVaultChangeProposalRequest`. */
@@ -226,8 +268,12 @@ export const SubmitUpdateVaultChangeProposalRequest = z.object({
     removed_vault_group_ids: z.array(Uuid).optional(),
   }),
 });
+/** The body of `POST /vaults/{id}/proposals`: vault groups to add and to remove. */
 export type SubmitUpdateVaultChangeProposalRequest = z.input<typeof SubmitUpdateVaultChangeProposalRequest>;
 
+/**
+ * Query of `GET /vaults` (spec §4): paging, sort order and filters. Array filters are sent as repeated keys.
+ */
 export const ListVaultsQuery = z.object({
   /** Sort order. */
   sort_by: queryArray(ListVaultsSortableFields),
@@ -255,10 +301,17 @@ export const ListVaultsQuery = z.object({
   /** Fill `native_assets` with the positive native balances on these chains. */
   positive_native_balance_chain_ids: queryArray(ChainUniqueId),
 });
+/** Query parameters of `GET /vaults`, as the client accepts them. */
 export type ListVaultsQuery = z.input<typeof ListVaultsQuery>;
+/** `ListVaultsResponse`: one page of vaults, `{ total, page, size, vaults }`. */
 export const ListVaultsResponse = listEnvelope("vaults", Vault);
+/** One page of `GET /vaults`. */
 export type ListVaultsResponse = z.infer<typeof ListVaultsResponse>;
 
+/**
+ * Query of `GET /vaults/export_async` (spec §4): which vaults' balances to export, and how many vault/asset
+ * pairs.
+ */
 export const ExportVaultsQuery = z.object({
   /** Number of vault/asset pairs to export; unlimited when not set. */
   limit: queryInt(0),
@@ -267,8 +320,14 @@ export const ExportVaultsQuery = z.object({
   /** Only these vault types. */
   vault_types: queryArray(VaultType),
 });
+/** Query parameters of `GET /vaults/export_async`. */
 export type ExportVaultsQuery = z.input<typeof ExportVaultsQuery>;
 
+/**
+ * `Export`: an asynchronous export of the balances of vaults and their assets (spec §4
+ * `GET /vaults/export_async`). Once `state` is `ready`, the file is at `download_url` until
+ * `expiration_time` (ISO-8601).
+ */
 export const Export = z.looseObject({
   id: Uuid,
   creation_time: DateTime,
@@ -284,4 +343,5 @@ export const Export = z.looseObject({
   download_url: z.string(),
   expiration_time: DateTime,
 });
+/** An export record, as `GET /vaults/export_async` returns it. */
 export type Export = z.infer<typeof Export>;
