@@ -56,7 +56,7 @@ function mpcVault<T extends string, S extends z.core.$ZodLooseShape>(type: T, ex
   return z.looseObject({ ...vaultCommon, ...mpcFields, type: z.literal(type), ...extra });
 }
 
-/** `EvmVault` (`type: "evm"`): an MPC vault with a `0x`-prefixed 20-byte hex `address` (real service's schema). */
+/** `EvmVault` (`type: "evm"`): an MPC vault with a `0x`-prefixed 20-byte hex `address`. */
 export const EvmVault = mpcVault("evm", {
   address: z.string(),
   smart_contract_states: z.record(z.string(), z.string()).optional(),
