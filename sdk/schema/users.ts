@@ -27,6 +27,7 @@ const groupArrays = {
   pending_removal_from_user_groups: z.array(UserGroupRef).optional(),
 };
 
+/** `Person` (`user_type: "person"`): a human user of the organization, with `email`, `role` and `state`. */
 export const PersonUser = z.looseObject({
   ...userCommon,
   user_type: z.literal("person"),
@@ -37,6 +38,10 @@ export const PersonUser = z.looseObject({
   acknowledged_banners: z.array(z.string()).optional(),
   ...groupArrays,
 });
+/**
+ * `ApiUser` (`user_type: "api_user"`): a programmatic user holding an access token, optionally limited to
+ * listed IP addresses.
+ */
 export const ApiUser = z.looseObject({
   ...userCommon,
   user_type: z.literal("api_user"),
@@ -49,6 +54,10 @@ export const ApiUser = z.looseObject({
   last_active_at: DateTime.optional(),
   ...groupArrays,
 });
+/**
+ * `ApiSigner` (`user_type: "api_signer"`): a signing component the client runs and pairs with an API user
+ * (spec §5.2); `last_keep_alive_at` is when it last checked in.
+ */
 export const ApiSignerUser = z.looseObject({
   ...userCommon,
   user_type: z.literal("api_signer"),
@@ -56,6 +65,7 @@ export const ApiSignerUser = z.looseObject({
   state: z.string(),
   last_keep_alive_at: DateTime.optional(),
 });
+/** `SystemUser` (`user_type: "system"`): a user the service itself acts as. */
 export const SystemUser = z.looseObject({
   ...userCommon,
   user_type: z.literal("system"),
@@ -64,8 +74,10 @@ export const SystemUser = z.looseObject({
 });
 /** `User`, a union on `user_type`. */
 export const User = z.discriminatedUnion("user_type", [PersonUser, ApiUser, ApiSignerUser, SystemUser]);
+/** A user record: a person, API user, API signer or system user, told apart by `user_type`. */
 export type User = z.infer<typeof User>;
 
+/** Query of `GET /users` (spec §4): paging (`size` up to 400), sort order and filters. */
 export const ListUsersQuery = z.object({
   /** Sort order, e.g. `["name_asc"]`. */
   sort_by: queryArray(UserSortableFields),
@@ -95,10 +107,17 @@ export const ListUsersQuery = z.object({
   /** Exclude these user ids. */
   exclude_user_ids: queryArray(Uuid),
 });
+/** Query parameters of `GET /users`, as the client accepts them. */
 export type ListUsersQuery = z.input<typeof ListUsersQuery>;
+/** `ListUsersResponse`: one page of users, `{ total, page, size, users }`. */
 export const ListUsersResponse = listEnvelope("users", User);
+/** One page of `GET /users`. */
 export type ListUsersResponse = z.infer<typeof ListUsersResponse>;
 
+/**
+ * `UserGroup` (= `GetUserGroupResponse`): a group of users with its member counts; `proposed_change` is a
+ * pending change to its name or members.
+ */
 export const UserGroup = z.looseObject({
   id: Uuid,
   ...Timestamps,
@@ -118,8 +137,10 @@ export const UserGroup = z.looseObject({
     })
     .optional(),
 });
+/** A user group record. */
 export type UserGroup = z.infer<typeof UserGroup>;
 
+/** Query of `GET /user-groups` (spec §4): paging, sort order and filters. */
 export const ListUserGroupsQuery = z.object({
   ...pagingQuery(),
   /** Only groups in these states. */
@@ -139,6 +160,9 @@ export const ListUserGroupsQuery = z.object({
   /** Sort order. */
   sort_by: queryArray(UserGroupSortableFields),
 });
+/** Query parameters of `GET /user-groups`, as the client accepts them. */
 export type ListUserGroupsQuery = z.input<typeof ListUserGroupsQuery>;
+/** `ListUserGroupsResponse`: one page of user groups, `{ total, page, size, user_groups }`. */
 export const ListUserGroupsResponse = listEnvelope("user_groups", UserGroup);
+/** One page of `GET /user-groups`. */
 export type ListUserGroupsResponse = z.infer<typeof ListUserGroupsResponse>;
