@@ -27,14 +27,22 @@ export const Balances = z.looseObject({
   mined: DecimalString.optional(),
   pending_incoming: DecimalString.optional(),
 });
+/** Balances of one asset in a vault; amounts are decimal strings in the asset's minor unit. */
 export type Balances = z.infer<typeof Balances>;
 
+/**
+ * `AssetIdentifier`: which asset, a union on `type` (the chain family) whose `details` name the native coin
+ * or a token on a chain, e.g. `{ type: "native", chain: "evm_1" }`.
+ */
 export const AssetIdentifier = z.looseObject({
   type: z.string(),
   details: z.looseObject({ type: z.string() }),
   chain: z.looseObject({ chain_type: z.string(), unique_id: ChainUniqueId }).optional(),
 });
 
+/**
+ * `AssetInfo`: an asset's identity and display data; `decimals` converts minor-unit amounts to whole units.
+ */
 export const AssetInfo = z.looseObject({
   id: Uuid,
   asset_identifier: AssetIdentifier,
@@ -47,8 +55,13 @@ export const AssetInfo = z.looseObject({
   logo_url: z.string().optional(),
   explorer_url: z.string().optional(),
 });
+/** An asset's identity and display data. */
 export type AssetInfo = z.infer<typeof AssetInfo>;
 
+/**
+ * `PricedAsset`: an asset with its current fiat `price` when known (`price` in the fiat currency's minor unit
+ * with `fiat_currency.decimals`, `price_float` as a decimal string).
+ */
 export const PricedAsset = z.looseObject({
   type: z.literal("asset_price"),
   asset_info: AssetInfo,
@@ -62,14 +75,20 @@ export const PricedAsset = z.looseObject({
     .optional(),
 });
 
+/**
+ * `OwnedAsset` (= `GetOwnedAssetResponse`): an asset held in a vault, with its price and balances (spec §4
+ * vault assets).
+ */
 export const OwnedAsset = z.looseObject({
   priced_asset: PricedAsset,
   balances: Balances,
   /** Deprecated single balance, still sent by the real service. */
   balance: DecimalString.optional(),
 });
+/** An asset held in a vault. */
 export type OwnedAsset = z.infer<typeof OwnedAsset>;
 
+/** Query of `GET /vaults/{id}/assets` (spec §4): paging, sort order and filters. */
 export const ListOwnedAssetsQuery = z.object({
   ...pagingQuery(),
   /** Only assets on these chains. */
@@ -83,10 +102,14 @@ export const ListOwnedAssetsQuery = z.object({
   /** Sort order. */
   sort_by: queryArray(OwnedAssetsSortableFields),
 });
+/** Query parameters of `GET /vaults/{id}/assets`, as the client accepts them. */
 export type ListOwnedAssetsQuery = z.input<typeof ListOwnedAssetsQuery>;
+/** `ListOwnedAssetsResponse`: one page of a vault's assets, `{ total, page, size, owned_assets }`. */
 export const ListOwnedAssetsResponse = listEnvelope("owned_assets", OwnedAsset);
+/** One page of `GET /vaults/{id}/assets`. */
 export type ListOwnedAssetsResponse = z.infer<typeof ListOwnedAssetsResponse>;
 
 /** `GET /vaults/{id}/assets/{asset_id}` accepts the paging params too (spec §4). */
 export const GetOwnedAssetQuery = z.object({ ...pagingQuery() });
+/** Query parameters of `GET /vaults/{id}/assets/{asset_id}`. */
 export type GetOwnedAssetQuery = z.input<typeof GetOwnedAssetQuery>;
