@@ -10,6 +10,7 @@ import {
 import { Balances } from "./assets";
 import { Timestamps, VaultRef } from "./refs";
 
+/** `UtxoAddress`: a UTXO address (14–74 characters) with its script type and chain. */
 export const UtxoAddress = z.looseObject({
   type: z.literal("utxo"),
   address: z.string().min(14).max(74),
@@ -31,8 +32,13 @@ export const UtxoVaultAddress = z.looseObject({
   type: z.literal("utxo"),
   address: UtxoAddress,
 });
+/** An address of a UTXO vault. */
 export type UtxoVaultAddress = z.infer<typeof UtxoVaultAddress>;
 
+/**
+ * `CreateVaultAddressRequest`: the body of `POST /vaults/{id}/addresses` (UTXO vaults only; spec §4). Every
+ * field is optional, but the body itself is required.
+ */
 export const CreateVaultAddressRequest = z.object({
   /** Address name, unique within the vault. Defaults to the vault's `default_next_address_name`. */
   name: z.string().min(1, { message: "must not be empty" }).optional(),
@@ -41,8 +47,10 @@ export const CreateVaultAddressRequest = z.object({
   /** Import an address at a known derivation path instead of deriving the next one. */
   import_address: z.object({ derivation_path: z.string().min(1) }).optional(),
 });
+/** The body of a create-address request. */
 export type CreateVaultAddressRequest = z.input<typeof CreateVaultAddressRequest>;
 
+/** Query of `GET /vaults/{id}/addresses` (spec §4): paging, sort order and filters. */
 export const ListVaultAddressesQuery = z.object({
   /** Sort order. */
   sort_by: queryArray(VaultAddressSortableFields),
@@ -54,6 +62,9 @@ export const ListVaultAddressesQuery = z.object({
   /** Only these address types. */
   address_types: queryArray(UtxoAddressType),
 });
+/** Query parameters of `GET /vaults/{id}/addresses`, as the client accepts them. */
 export type ListVaultAddressesQuery = z.input<typeof ListVaultAddressesQuery>;
+/** `ListVaultAddressesResponse`: one page of a vault's addresses, `{ total, page, size, addresses }`. */
 export const ListVaultAddressesResponse = listEnvelope("addresses", UtxoVaultAddress);
+/** One page of `GET /vaults/{id}/addresses`. */
 export type ListVaultAddressesResponse = z.infer<typeof ListVaultAddressesResponse>;
