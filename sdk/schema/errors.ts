@@ -2,21 +2,35 @@
 import { z } from "zod";
 import { ResourceKind } from "./enums";
 
+/**
+ * `BaseError`: the body of a 401, 403, 408 or 500 (spec §7). `request_id` equals the `x-request-id` response
+ * header.
+ */
 export const BaseErrorBody = z.looseObject({
   title: z.string(),
   detail: z.string(),
   full_detail: z.string().optional(),
   request_id: z.string().optional(),
 });
+/** An error body: `title`, `detail`, optional `full_detail` and `request_id`. */
 export type BaseErrorBody = z.infer<typeof BaseErrorBody>;
 
+/**
+ * `ResourceError`: the body of a 404 or 409 (spec §7); `resource` names what was missing or already existed.
+ */
 export const ResourceErrorBody = BaseErrorBody.extend({ resource: ResourceKind.or(z.string()).optional() });
+/** A 404/409 error body. */
 export type ResourceErrorBody = z.infer<typeof ResourceErrorBody>;
 
+/**
+ * `PreconditionFailedError` and the typed `DefinedPreconditionError`: the body of a 400 (spec §7).
+ * `error_type` is set on typed errors, e.g. a `CreateVaultErrorType` value.
+ */
 export const PreconditionFailedErrorBody = BaseErrorBody.extend({
   system_error_code: z.string().optional(),
   error_type: z.string().optional(),
 });
+/** A 400 error body. */
 export type PreconditionFailedErrorBody = z.infer<typeof PreconditionFailedErrorBody>;
 
 /** One entry of a 422 `detail` list (FastAPI / pydantic style). */
@@ -27,12 +41,14 @@ export const ValidationIssue = z.looseObject({
 });
 export type ValidationIssue = z.infer<typeof ValidationIssue>;
 
+/** `ValidationError`: the body of a 422 (spec §7), one issue per broken rule in `detail`. */
 export const ValidationErrorBody = z.looseObject({
   title: z.string(),
   detail: z.array(ValidationIssue),
   full_detail: z.string().optional(),
   request_id: z.string().optional(),
 });
+/** A 422 error body. */
 export type ValidationErrorBody = z.infer<typeof ValidationErrorBody>;
 
 /** The real schema is `{}`; the emulator adds `title`/`detail` like every other error. */
