@@ -28,6 +28,7 @@ export const VaultGroupRef = z.looseObject({
 });
 export type VaultGroupRef = z.infer<typeof VaultGroupRef>;
 
+/** `UserGroupRef`: a user group as embedded in a user record, with its member counts. */
 export const UserGroupRef = z.looseObject({
   id: Uuid,
   name: z.string(),
@@ -35,8 +36,10 @@ export const UserGroupRef = z.looseObject({
   admins_count: z.number().int().min(0),
   state: z.string(),
 });
+/** A user group as embedded in other records. */
 export type UserGroupRef = z.infer<typeof UserGroupRef>;
 
+/** `VaultRef`: a vault as embedded in addresses, transactions and sub-accounts (real service's schema). */
 export const VaultRef = z.looseObject({
   id: Uuid,
   name: z.string(),
@@ -48,6 +51,7 @@ export const VaultRef = z.looseObject({
   logo_url: z.string().optional(),
   is_external_signer: z.boolean().optional(),
 });
+/** A vault as embedded in other records. */
 export type VaultRef = z.infer<typeof VaultRef>;
 
 /** `keyset` appears on real MPC vaults though the published schema lacks it. */
@@ -57,6 +61,7 @@ export const KeysetRef = z.looseObject({
   scope: z.string().optional(),
 });
 
+/** The `created_at` and `modified_at` fields (ISO-8601) of most records, to spread into a schema's shape. */
 export const Timestamps = {
   created_at: DateTime,
   modified_at: DateTime,
