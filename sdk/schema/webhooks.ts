@@ -3,6 +3,10 @@ import { z } from "zod";
 import { DateTime, Uuid } from "./common";
 import { WebhookEventType } from "./enums";
 
+/**
+ * `TestWebhookRequest`: the body of `POST /webhooks/test` (spec §4): where to send a test delivery (at most
+ * 2083 characters) and which event kinds.
+ */
 export const TestWebhookRequest = z.object({
   /** The endpoint to deliver a test event to. */
   url: z
@@ -11,13 +15,19 @@ export const TestWebhookRequest = z.object({
   /** Event kinds to include; default all. */
   events: z.array(WebhookEventType).optional(),
 });
+/** The body of a test-webhook request. */
 export type TestWebhookRequest = z.input<typeof TestWebhookRequest>;
 
+/**
+ * `AuditLogRecord`: one entry of the organization's audit log, delivered by `audit_log` webhooks. Spec §6
+ * hides its payload; only `id` and `created_at` are certain.
+ */
 export const AuditLogRecord = z.looseObject({
   id: Uuid,
   created_at: DateTime,
   action: z.string().optional(),
 });
+/** An audit-log record. */
 export type AuditLogRecord = z.infer<typeof AuditLogRecord>;
 
 /** A delivered webhook payload, a union on `event_type`. */
