@@ -56,6 +56,7 @@ export function queryInt(min: number, max?: number) {
 export const MAX_PAGE_SIZE = 100;
 /** Largest `size` of `GET /users` (spec §8). */
 export const MAX_USERS_PAGE_SIZE = 400;
+/** `size` of a paginated list when none is given (spec §4 conventions). */
 export const DEFAULT_PAGE_SIZE = 50;
 
 /** `page`, `size`, `skip_count` (spec §4 conventions). */
