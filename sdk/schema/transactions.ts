@@ -71,6 +71,10 @@ const pushOptions = {
   fee_payer: z.object({ type: z.literal("vault"), vault_id: Uuid }).optional(),
 };
 
+/**
+ * `details` of an EVM transfer (`details.type: "evm_transfer"`): recipient, asset (native or ERC-20), amount
+ * in the asset's minor unit, and gas.
+ */
 export const EvmTransferDetails = z.object({
   type: z.literal("evm_transfer"),
   to: EvmRecipient,
@@ -83,6 +87,10 @@ export const EvmTransferDetails = z.object({
   custom_nonce: z.union([z.number().int().min(0), DecimalString]).optional(),
   ...pushOptions,
 });
+/**
+ * `details` of a raw EVM transaction (`details.type: "evm_raw_transaction"`): chain, recipient, value in wei,
+ * call data (hex or base64), and gas.
+ */
 export const EvmRawTransactionDetails = z.object({
   type: z.literal("evm_raw_transaction"),
   /** An EVM chain name, numeric chain id, or unique id. */
@@ -99,6 +107,10 @@ export const EvmRawTransactionDetails = z.object({
   ...pushOptions,
 });
 
+/**
+ * `details` of a Solana transfer (`details.type: "solana_transfer"`): recipient, asset (SOL or an SPL token),
+ * amount in the asset's minor unit.
+ */
 export const SolanaTransferDetails = z.object({
   type: z.literal("solana_transfer"),
   to: z.union([
@@ -128,6 +140,10 @@ const UtxoRecipient = z.union([
   z.object({ type: z.literal("vault_id"), vault_id: Uuid }),
   z.object({ type: z.literal("contact_id"), contact_id: Uuid }),
 ]);
+/**
+ * `details` of a UTXO transfer (`details.type: "utxo_transfer"`): at least one output, each a recipient and
+ * an amount in satoshi (or the chain's minor unit).
+ */
 export const UtxoTransferDetails = z.object({
   type: z.literal("utxo_transfer"),
   outputs: z
@@ -182,6 +198,9 @@ export const CreateTransactionRequest = z
     }
   });
 
+/**
+ * A transfer recipient: a bare address, `{type: "hex", address}`, another vault, or an address-book contact.
+ */
 type Recipient =
   | string
   | { type: "hex"; address: string }
