@@ -40,6 +40,7 @@ import {
 } from "./vaults";
 import { TestWebhookRequest } from "./webhooks";
 
+/** The path prefix of every endpoint, which also carries the API version (spec §9). */
 export const API_PREFIX = "/api/v1";
 
 /**
@@ -50,20 +51,27 @@ export const API_PREFIX = "/api/v1";
  */
 export type RetryPolicy = "safe" | "idempotency-key" | "never";
 
+/** One endpoint of the table: method, path, schemas, statuses, and how a failure may be retried. */
 export interface EndpointSpec {
+  /** HTTP method. */
   method: "GET" | "POST" | "PUT";
   /** Path template with `{param}` placeholders, including `/api/v1`. */
   path: string;
+  /** One line on what the endpoint does (the OpenAPI `summary`). */
   summary: string;
+  /** Schema of the path parameters, e.g. `{ id: Uuid }`. */
   pathParams?: z.ZodObject;
+  /** Schema of the query string. */
   query?: z.ZodObject;
   /** Request body schema; when set, the body is required (an empty body is a 422). */
   body?: z.ZodType;
   /** Success body; absent for 204. */
   response?: z.ZodType;
+  /** Status of a success: 200 for reads, 201 for creates, 204 for actions without a body. */
   successStatus: 200 | 201 | 204;
   /** Non-generic statuses the spec documents for this endpoint (the §7 set applies to all). */
   errorStatuses: number[];
+  /** Whether a failed call may be retried, and why. */
   retry: RetryPolicy;
   /** Request signing is required (spec §5.2). */
   signed?: boolean;
@@ -75,6 +83,10 @@ export interface EndpointSpec {
 
 const idParam = z.object({ id: Uuid });
 
+/**
+ * Every endpoint of spec §4, by operation name (`listVaults`, `createVault`, …). The client, the emulator's
+ * routes and the OpenAPI document are all built from this table.
+ */
 export const endpoints = {
   listBlockchains: {
     method: "GET",
@@ -328,6 +340,7 @@ export const endpoints = {
   },
 } as const satisfies Record<string, EndpointSpec>;
 
+/** An operation name of {@link endpoints}, e.g. `"createVault"`. */
 export type EndpointName = keyof typeof endpoints;
 
 /** Fills a path template: `/api/v1/vaults/{id}` + `{id}` → `/api/v1/vaults/<id>`, each value URL-encoded. */
