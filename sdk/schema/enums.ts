@@ -134,8 +134,8 @@ export const UserRole = z.enum(["admin", "trader", "viewer"]);
 /** A user role: `admin`, `trader` or `viewer`. */
 export type UserRole = z.infer<typeof UserRole>;
 /**
- * `UserState` of a person (spec §3). `reset_device_pending_code_generation`, `reset_device_pending_activation`
- * and `pending_approval` are only in the real service's schema.
+ * `UserState` of a person (spec §3). `reset_device_pending_code_generation`,
+ * `reset_device_pending_activation` and `pending_approval` are only in the real service's schema.
  */
 export const UserState = z.enum([
   "active",
