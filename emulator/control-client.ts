@@ -67,22 +67,35 @@ export class EmulatorControlError extends Error {
 
 /** Record counts of the state. */
 export interface StateSummary {
+  /** Goes up by one with every change to the state; equal revisions mean nothing changed in between. */
   revision: number;
+  /** Records per collection (`users`, `vaults`, `transactions`, …), archived and deleted ones included. */
   counts: Record<string, number>;
 }
 
 /** Identity of the emulated organization. */
 export interface EmulatorInfo {
+  /** Id of the emulated organization. */
   organization_id: string;
+  /** Id of the API user whose token is `accessToken` (role `trader`). */
   api_user_id: string;
+  /** Id of the API user whose token is `viewerAccessToken` (role `viewer`). */
   viewer_user_id: string;
+  /** Id of the "Default" vault group, where vaults go when `vault_group_id` is not given. */
   default_vault_group_id: string;
+  /** SPKI PEM of the API user's P-256 key, which `POST /transactions` signatures are verified with. */
   api_user_public_key_pem: string;
+  /** SPKI PEM of the P-256 key that verifies the `X-Signature` of webhook deliveries. */
   webhook_public_key_pem: string;
 }
 
 type Json = Record<string, unknown>;
 
+/**
+ * A typed client of the emulator's control API (`/__emulator/...`): state, proposals, faults, clock,
+ * transactions, webhooks and the request log. Every call sends the control token; a non-2xx answer rejects
+ * with {@link EmulatorControlError}.
+ */
 export class EmulatorControlClient {
   private readonly baseUrl: string;
 
@@ -297,6 +310,7 @@ export class EmulatorControlClient {
     return this.call("POST", "/webhooks/endpoints", endpoint);
   }
 
+  /** One webhook endpoint; 404 when there is none with this id. */
   getWebhookEndpoint(id: string): Promise<WebhookEndpointRecord> {
     return this.call("GET", `/webhooks/endpoints/${id}`);
   }
@@ -309,6 +323,7 @@ export class EmulatorControlClient {
     return this.call("PUT", `/webhooks/endpoints/${id}`, patch);
   }
 
+  /** Removes a webhook endpoint: later events skip it. 404 when there is none with this id. */
   deleteWebhookEndpoint(id: string): Promise<void> {
     return this.call("DELETE", `/webhooks/endpoints/${id}`);
   }
@@ -334,11 +349,12 @@ export class EmulatorControlClient {
     return this.call("DELETE", "/webhooks/deliveries");
   }
 
+  /** Timeout, attempts and backoff of deliveries. */
   getWebhookSettings(): Promise<WebhookSettings> {
     return this.call("GET", "/webhooks/settings");
   }
 
-  /** Timeout, attempts and backoff of deliveries. */
+  /** Changes the timeout, attempts or backoff of deliveries; omitted fields keep their value. */
   setWebhookSettings(settings: Partial<WebhookSettings>): Promise<WebhookSettings> {
     return this.call("PUT", "/webhooks/settings", settings);
   }
@@ -351,6 +367,7 @@ export class EmulatorControlClient {
     return (await this.call<{ requests: RequestLogEntry[] }>("GET", `/requests${q}`)).requests;
   }
 
+  /** Empties the request log. */
   clearRequests(): Promise<void> {
     return this.call("DELETE", "/requests");
   }
