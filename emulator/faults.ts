@@ -23,10 +23,12 @@ export const FAULT_KINDS = [
   "after_commit_500",
   "after_commit_reset",
 ] as const;
+/** A kind of fault: `latency`, an error status, a reset connection, or a failure after the write commits. */
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 /** One fault rule; the first matching rule whose draw succeeds wins (latency rules add up instead). */
 export interface FaultRule {
+  /** What happens when the rule fires. */
   kind: FaultKind;
   /** Probability in [0, 1] for each matching request. */
   rate: number;
@@ -40,6 +42,7 @@ export interface FaultRule {
   count?: number;
 }
 
+/** The fault configuration of the emulator: a seeded global fault rate plus targeted rules. */
 export interface FaultConfig {
   /** Seed of the fault generator; setting the config restarts the sequence. */
   seed: string | number;
@@ -49,6 +52,7 @@ export interface FaultConfig {
   kinds?: FaultKind[];
   /** Fixed latency added to every API request, in ms. */
   latencyMs: number;
+  /** Targeted rules, checked in order before the global rate; a rule's fault takes precedence. */
   rules: FaultRule[];
 }
 

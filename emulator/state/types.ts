@@ -124,14 +124,26 @@ export interface OwnedAssetRecord {
   is_hidden: boolean;
 }
 
+/**
+ * A vault change proposal, submitted by `POST /vaults/{id}/proposals` (spec §4) and decided through the
+ * control API, which stands in for the service's separate user-actions interface.
+ */
 export interface ProposalRecord {
+  /** Proposal id. */
   id: string;
+  /** The vault whose vault groups change. */
   vault_id: string;
+  /** `pending` until approved or aborted; a newer proposal for the same vault makes it `superseded`. */
   state: "pending" | "approved" | "aborted" | "superseded";
+  /** Emulator time of the submission, ISO-8601. */
   created_at: string;
+  /** Id of the user who submitted it. */
   created_by: string;
+  /** Vault groups the vault joins on approval. */
   added_vault_group_ids: string[];
+  /** Vault groups the vault leaves on approval. */
   removed_vault_group_ids: string[];
+  /** Emulator time it was approved, aborted or superseded, ISO-8601. */
   decided_at?: string;
 }
 
@@ -159,11 +171,19 @@ export interface AuditLogRecord {
   details?: Record<string, unknown>;
 }
 
+/**
+ * A webhook endpoint configured through the control API (the service configures webhooks elsewhere, spec §6).
+ */
 export interface WebhookEndpointRecord {
+  /** Endpoint id; the `webhook_id` of its deliveries. */
   id: string;
+  /** Where deliveries are POSTed. */
   url: string;
+  /** Event types delivered to it. */
   events: ("enriched_transaction_state_update" | "audit_log")[];
+  /** A disabled endpoint receives nothing. */
   enabled: boolean;
+  /** Emulator time it was added, ISO-8601. */
   created_at: string;
 }
 

@@ -16,6 +16,7 @@ import { base58 } from "../crypto/encoding";
 import type { Store } from "../state/store";
 import type { TransactionRecord } from "../state/types";
 
+/** How transactions move through their states: at once, only when told, or with the emulator clock. */
 export type ProgressionMode = "immediate" | "manual" | "clock";
 
 /** States after which nothing happens any more. */
@@ -37,7 +38,9 @@ export const MOVABLE_STATES: readonly string[] = [
   "error_submitting_to_provider",
 ];
 
+/** How transactions progress (`GET`/`PUT /__emulator/transactions/progression`). */
 export interface ProgressionSettings {
+  /** `immediate` (default), `manual` or `clock`. */
   mode: ProgressionMode;
   /** Emulator time per step in `clock` mode, ms. */
   stepMs: number;

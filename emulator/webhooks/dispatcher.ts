@@ -14,6 +14,7 @@ import type { StoreEvent } from "../state/store";
 import type { WebhookEndpointRecord } from "../state/types";
 import { type AttemptResult, deliverOnce, type WebhookSigner } from "./deliver";
 
+/** Timeout, attempts and backoff of webhook deliveries; the retry delay doubles from `baseDelayMs`. */
 export interface WebhookSettings {
   /** Time to wait for an endpoint's answer, ms. */
   timeoutMs: number;
@@ -35,28 +36,45 @@ export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = {
 /** Deliveries kept for inspection; the oldest finished ones are dropped first. */
 export const DELIVERY_LOG_LIMIT = 1_000;
 
+/** One attempt of a delivery. */
 export interface DeliveryAttempt {
+  /** 1 for the first attempt; the payload's `attempt`. */
   attempt: number;
+  /** Emulator time it was sent, ISO-8601; the payload's `sent_at`. */
   sent_at: string;
+  /** HTTP status of the endpoint's answer; absent when there was none. */
   status?: number;
+  /** Why the attempt failed, when it did. */
   error_type?: TestWebhookErrorType;
+  /** What went wrong, in words. */
   error?: string;
+  /** Time to the answer or the failure, ms. */
   duration_ms: number;
   /** The `X-Signature` sent with this attempt. */
   signature: string;
 }
 
+/** One webhook event on its way to one endpoint, with every attempt so far. */
 export interface DeliveryRecord {
+  /** Delivery id (not sent to the endpoint). */
   id: string;
   /** `event` for configured endpoints, `test` for `POST /webhooks/test`. */
   kind: "event" | "test";
+  /** The configured endpoint; absent for test deliveries. */
   endpoint_id?: string;
+  /** Where the delivery is POSTed. */
   url: string;
+  /** Event type of the payload. */
   event_type: WebhookEventType;
+  /** The payload's `event_id`, the same on every attempt. */
   event_id: string;
+  /** `pending` before the first answer, `retrying` between attempts, then `succeeded` or `failed`. */
   state: "pending" | "retrying" | "succeeded" | "failed";
+  /** Emulator time the event happened, ISO-8601; the payload's `created_at`. */
   created_at: string;
+  /** Wall-clock time (ISO-8601) of the next attempt while `retrying`. */
   next_attempt_at?: string;
+  /** Attempts so far, oldest first. */
   attempts: DeliveryAttempt[];
   /** The body of the latest attempt, parsed. */
   payload?: Record<string, unknown>;
