@@ -168,7 +168,16 @@ export interface SuggestedFee {
   /** Fee per signature (cosmos). */
   feePerSignature?: number;
   /** EVM fees: pricing model and the three levels. */
-  evm?: { pricing: string; low: EvmFeeLevel; medium: EvmFeeLevel; high: EvmFeeLevel };
+  evm?: {
+    /** `legacy` (a gas price per level) or `dynamic` (EIP-1559 fees per level). */
+    pricing: string;
+    /** Fees of the low priority level. */
+    low: EvmFeeLevel;
+    /** Fees of the medium priority level. */
+    medium: EvmFeeLevel;
+    /** Fees of the high priority level. */
+    high: EvmFeeLevel;
+  };
 }
 
 function evmLevel(level: unknown): EvmFeeLevel {

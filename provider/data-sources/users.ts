@@ -77,7 +77,12 @@ export interface User {
   /** Last keep-alive (API signers). */
   lastKeepAliveAt?: string;
   /** IP allow-list settings (API users): `allow_all`, or `ip_list` with its addresses. */
-  allowedIpSettings?: { allowType: string; ipList?: string[] };
+  allowedIpSettings?: {
+    /** `allow_all` or `ip_list`. */
+    allowType: string;
+    /** The allowed addresses when `allowType` is `ip_list`. */
+    ipList?: string[];
+  };
 }
 
 function memberships(value: unknown): UserGroupMembership[] {

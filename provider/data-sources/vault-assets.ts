@@ -65,7 +65,16 @@ export interface OwnedAsset {
   /** Deprecated single balance (minor units). */
   balance?: string;
   /** Price in minor units of the fiat currency, with its decimals. */
-  price?: { price: string; priceFloat: string; currency: string; decimals: number };
+  price?: {
+    /** The price in minor units of the fiat currency, as a decimal string. */
+    price: string;
+    /** The same price in whole fiat units, as a decimal string, e.g. `"3012.45"`. */
+    priceFloat: string;
+    /** Fiat currency symbol, e.g. `usd`. */
+    currency: string;
+    /** Decimals of the fiat currency's minor unit (2 for cents). */
+    decimals: number;
+  };
 }
 
 /** Maps one API owned-asset record to an {@link OwnedAsset}. */
