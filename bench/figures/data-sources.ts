@@ -68,7 +68,7 @@ export const dataSourcesFigure: Figure = {
       "(400 for users, 100 for the other lists; spec §8), so the request count is the minimum. Once the first " +
       "page reports `total`, the sdk fetches the remaining pages four at a time (`listConcurrency`, default 4) and " +
       "still yields items in order; with 50 ms per request that overlaps the round trips the hand loop makes one " +
-      "after the other, which is why the data sources take about half the loop's time despite validating every " +
+      "after the other, which is why the data sources take a fraction of the loop's time despite validating every " +
       "item with zod and mapping it to camelCase. With the client's default rate limit (180 requests per minute, " +
       "burst 20) the same calls would be throttled once the burst is spent; these figures turn it off, as the " +
       "engine figure does.",
@@ -127,7 +127,7 @@ async function run(context: FigureContext): Promise<FigureOutcome> {
             {
               name: "minimum",
               value: exact(minimum),
-              description: `ceil(N ÷ largest page size): ceil(${items.length} ÷ ${c.maxSize}) for ${c.label}.`,
+              description: "ceil(N ÷ the endpoint's largest page size), N being the items returned.",
             },
           ],
           { kind: "max", value: 1 },

@@ -32,7 +32,7 @@ export const emulatorThroughputFigure: Figure = {
   method: [
     "autocannon (programmatic API, in the harness process) drives the emulator, started as its own process with " +
       "no injected latency and the rate limit off, with " +
-      `${CONNECTIONS} keep-alive connections: GET /api/v1/vaults (the first page, 50 vaults of the default seed) ` +
+      `${CONNECTIONS} keep-alive connections: GET /api/v1/vaults (the first page of the default seed's vaults) ` +
       "and POST /api/v1/vaults (an EVM vault with a unique name per request, so every create succeeds and the " +
       "store grows during the run). The load generator and the server share the machine's cores.",
     "The reference is Prism (`@stoplight/prism-cli` 5.14, static mode, logging off), a stateless OpenAPI " +

@@ -24,8 +24,9 @@ export function formatMs(ms: number): string {
   return `${(ms * 1000).toFixed(0)} µs`;
 }
 
-/** A byte count in B, KiB or MiB. */
+/** A byte count in B, KiB, MiB or GiB. */
 export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024 * 1024) return `${(bytes / 1024 / 1024 / 1024).toFixed(1)} GiB`;
   if (bytes >= 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
   if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
   return `${Math.round(bytes)} B`;

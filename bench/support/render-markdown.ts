@@ -20,21 +20,22 @@ export function renderBenchmarksMarkdown(results: BenchResults): string {
     "",
   );
   out.push("## How to reproduce", "");
-  out.push("```sh");
   out.push(
-    "npm run bench                      # everything; rewrites BENCHMARKS.md (about 15 minutes on 2 cores)",
-  );
-  out.push(
-    "npm run bench -- --quick           # smoke run with smaller N (about 3 minutes); does not touch this file",
-  );
-  out.push(
+    "```sh",
+    "npm run bench                      # every figure; rewrites BENCHMARKS.md",
+    "npm run bench -- --quick           # smaller N, fewer samples; leaves this file alone",
     "npm run bench -- --only engine     # one figure: engine, data-sources, sdk-overhead, emulator-throughput, sizes",
+    "```",
+    "",
   );
-  out.push("```", "");
   out.push(
-    "`npm run bench` runs `scripts/bench.sh`: it sets up the repository (dependencies, build, the Pulumi engine), " +
-      "installs the Prism mock server into a cache outside the repository on first use, and runs " +
-      "`node dist/bench/run.js`. Raw numbers, with every sample, go to `bench/results/latest.json` (not committed).",
+    "`npm run bench` runs `scripts/bench.sh`: it sets up the repository (dependencies, build, the Pulumi engine, " +
+      "which a fresh machine builds once from Go modules), installs the Prism mock server " +
+      "(`@stoplight/prism-cli@5.14`) into `prism/` under the engine's cache directory (`$PULUMI_CUSTODY_CACHE`, by " +
+      "default `~/.cache/pulumi-custody`) on first use, and " +
+      `runs \`node dist/bench/run.js\`. The measuring part of this run took ${formatMinutes(results.durationS)} on ` +
+      `${results.machine.cores} cores; \`--quick\` takes about a quarter of that. Raw numbers, with every sample, go ` +
+      "to `bench/results/latest.json` (not committed).",
     "",
   );
   out.push("## Machine", "");
@@ -43,6 +44,11 @@ export function renderBenchmarksMarkdown(results: BenchResults): string {
   out.push(...renderSummary(results.figures), "");
   for (const figure of results.figures) out.push(...renderFigure(figure), "");
   return `${out.join("\n").trimEnd()}\n`;
+}
+
+function formatMinutes(seconds: number): string {
+  const minutes = seconds / 60;
+  return minutes < 1.5 ? `${Math.round(seconds)} s` : `about ${Math.round(minutes)} minutes`;
 }
 
 function renderMachine(m: MachineInfo): string[] {
