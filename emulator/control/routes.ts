@@ -239,9 +239,11 @@ export function registerControlRoutes(app: FastifyInstance, ctx: EmulatorContext
       });
       scope.put("/clock", async (req) => {
         const { body } = parse(req, { body: ClockSetBody });
+        // Freeze before setting: setting a running clock and then freezing it would stop it a tick later.
+        if (body.frozen === true) ctx.clock.freeze(true);
         if (body.now !== undefined)
           ctx.clock.set(typeof body.now === "number" ? body.now : Date.parse(body.now));
-        if (body.frozen !== undefined) ctx.clock.freeze(body.frozen);
+        if (body.frozen === false) ctx.clock.freeze(false);
         return ctx.clock.snapshot();
       });
       scope.post("/clock/reset", async () => {

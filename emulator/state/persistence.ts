@@ -141,7 +141,7 @@ export async function writeFileAtomic(file: string, text: string, tempSuffix: st
 /** Status of the state file, as the control API reports it (`GET /__emulator/persistence`). */
 export interface PersistenceStatus {
   /** Path of the state file. The control API leaves it out when the emulator keeps its state in memory. */
-  stateFile: string;
+  stateFile?: string;
   /** Wall-clock time (ISO-8601) the last write finished; absent before the first write. */
   lastWriteAt?: string;
   /** A change is not on disk yet (a write is scheduled or running). */
