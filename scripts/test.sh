@@ -9,6 +9,9 @@ trap 'rm -rf "$logs"' EXIT
 step "Lint and format check (biome)"
 npx biome ci .
 
+step "TSDoc on every public symbol (typedoc validation)"
+npm run --silent docs:check
+
 status=0
 step "Unit tests (mocha)"
 npx mocha 2>&1 | tee "$logs/unit.log" || status=1
