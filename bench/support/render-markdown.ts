@@ -34,7 +34,7 @@ export function renderBenchmarksMarkdown(results: BenchResults): string {
       "(`@stoplight/prism-cli@5.14`) into `prism/` under the engine's cache directory (`$PULUMI_CUSTODY_CACHE`, by " +
       "default `~/.cache/pulumi-custody`) on first use, and " +
       `runs \`node dist/bench/run.js\`. The measuring part of this run took ${formatMinutes(results.durationS)} on ` +
-      `${results.machine.cores} cores; \`--quick\` takes about a quarter of that. Raw numbers, with every sample, go ` +
+      `${results.machine.cores} cores; \`--quick\` takes about a third of that. Raw numbers, with every sample, go ` +
       "to `bench/results/latest.json` (not committed).",
     "",
   );
@@ -42,6 +42,7 @@ export function renderBenchmarksMarkdown(results: BenchResults): string {
   out.push(...renderMachine(results.machine), "");
   out.push("## Summary", "");
   out.push(...renderSummary(results.figures), "");
+  out.push(...renderMisses(results.figures));
   for (const figure of results.figures) out.push(...renderFigure(figure), "");
   return `${out.join("\n").trimEnd()}\n`;
 }
@@ -86,6 +87,34 @@ function renderSummary(figures: FigureResult[]): string[] {
     }
   }
   return rows;
+}
+
+/** One line per missed target, pointing at the figure's analysis. */
+function renderMisses(figures: FigureResult[]): string[] {
+  const missed = figures.flatMap((f) =>
+    f.comparisons.filter((c) => c.met === false).map((c) => ({ figure: f, comparison: c })),
+  );
+  if (missed.length === 0) return [];
+  const lines = [
+    "Targets missed in this run; each figure's **Analysis** gives the cause, measured, and the fix:",
+    "",
+  ];
+  for (const { figure, comparison } of missed) {
+    lines.push(
+      `- Figure ${figure.number}, ${comparison.label}: ${formatRatio(comparison.ratio)} against ${formatTarget(comparison.target)}` +
+        ` (see [${figure.number}. ${figure.title}](#${anchor(`${figure.number}. ${figure.title}`)})).`,
+    );
+  }
+  lines.push("");
+  return lines;
+}
+
+/** GitHub's heading anchor: lower case, punctuation dropped, spaces to hyphens. */
+function anchor(heading: string): string {
+  return heading
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, "")
+    .replace(/ /g, "-");
 }
 
 /** The floor the ratio divides by, with its name. */
