@@ -49,7 +49,8 @@ export const engineFigure: Figure = {
       "dynamic resources with the same dependency shape (N, each with a dependent one); their `create` and " +
       `\`read\` only sleep ${LATENCY_MS} ms (one round trip). Same engine, same Automation API calls, same P.`,
     "The ratio is ours ÷ max(a, b): what the provider adds on top of the slower of the two unavoidable parts. " +
-      "Rounds run ours, (b), (a) in turn, after one untimed warm-up round with a small N; medians are reported.",
+      "Each round runs ours and (b), in alternating order, then (a); after one untimed warm-up round with a small " +
+      "N, medians of the rounds are reported.",
   ],
   analysis: [
     "The gap is not API time: the provider sends the minimum a create-or-adopt needs (one lookup and one create " +
@@ -115,12 +116,28 @@ async function run(context: FigureContext): Promise<FigureOutcome> {
     for (let round = -1; round < rounds; round++) {
       const n = round < 0 ? warmupCount : count;
       const label = round < 0 ? `warm-up (N=${n})` : `round ${round + 1} of ${rounds} (N=${n})`;
-      context.log(`${label}: ours`);
-      const ours = await runOurs(emulator, n, parallel);
-      context.log(`  up ${formatMs(ours.times.up)}, preview --refresh ${formatMs(ours.times.refresh)}`);
-      context.log(`${label}: floor (b), engine with no-op resources`);
-      const noop = await runNoop(n, parallel, [emulator.pid]);
-      context.log(`  up ${formatMs(noop.up)}, preview --refresh ${formatMs(noop.refresh)}`);
+      // Ours and floor (b) swap places every round, so a drift of the machine cannot favour either.
+      const measureOurs = async () => {
+        context.log(`${label}: ours`);
+        const result = await runOurs(emulator, n, parallel);
+        context.log(`  up ${formatMs(result.times.up)}, preview --refresh ${formatMs(result.times.refresh)}`);
+        return result;
+      };
+      const measureNoop = async () => {
+        context.log(`${label}: floor (b), engine with no-op resources`);
+        const result = await runNoop(n, parallel, [emulator.pid]);
+        context.log(`  up ${formatMs(result.up)}, preview --refresh ${formatMs(result.refresh)}`);
+        return result;
+      };
+      let ours: Awaited<ReturnType<typeof measureOurs>>;
+      let noop: RoundTimes;
+      if (round % 2 === 0) {
+        ours = await measureOurs();
+        noop = await measureNoop();
+      } else {
+        noop = await measureNoop();
+        ours = await measureOurs();
+      }
       context.log(
         `${label}: floor (a), sdk replay of ${ours.mix.up.total} + ${ours.mix.refresh.total} requests`,
       );
