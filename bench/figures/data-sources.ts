@@ -47,6 +47,7 @@ const CASES: Case[] = [
   },
 ];
 
+/** Figure 2 (`--only data-sources`). */
 export const dataSourcesFigure: Figure = {
   id: "data-sources",
   number: 2,

@@ -25,6 +25,7 @@ const LOADS = [
   },
 ] as const;
 
+/** Figure 4 (`--only emulator-throughput`). */
 export const emulatorThroughputFigure: Figure = {
   id: "emulator-throughput",
   number: 4,

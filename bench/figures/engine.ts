@@ -27,6 +27,7 @@ const CHAIN = "bitcoin_testnet";
 /** The emulator keeps this many requests in its log (`startEmulator` default). */
 const REQUEST_LOG_CAPACITY = 1000;
 
+/** Figure 1 (`--only engine`). */
 export const engineFigure: Figure = {
   id: "engine",
   number: 1,

@@ -6,6 +6,7 @@ import { engineFigure } from "./engine";
 import { sdkOverheadFigure } from "./sdk-overhead";
 import { sizesFigure } from "./sizes";
 
+/** The figures `bench/run.ts` runs, in this order; `--only` picks by id or number. */
 export const figures: Figure[] = [
   engineFigure,
   dataSourcesFigure,

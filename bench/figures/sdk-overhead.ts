@@ -15,6 +15,7 @@ import { summarize } from "../support/stats";
 const POOL = { connections: 16, keepAliveTimeout: 30_000, pipelining: 1 } as const;
 const CONCURRENT = 16;
 
+/** Figure 3 (`--only sdk-overhead`). */
 export const sdkOverheadFigure: Figure = {
   id: "sdk-overhead",
   number: 3,

@@ -31,6 +31,7 @@ interface Measured {
   exportText: string;
 }
 
+/** Figure 5 (`--only sizes`). */
 export const sizesFigure: Figure = {
   id: "sizes",
   number: 5,

@@ -15,6 +15,7 @@ export interface BenchOptions {
   markdown: boolean;
 }
 
+/** The help text, printed with `--help` and after a bad option. */
 export const USAGE = `usage: node dist/bench/run.js [--only <figure>[,<figure>...]] [--quick] [--markdown | --no-markdown] [--render]
   --only      run only these figures (id or number; repeatable or comma-separated)
   --quick     smaller N and fewer samples, for a fast smoke run
