@@ -1,5 +1,6 @@
 /** UTXO vault addresses (spec §4; api-fields.md §5). */
 import { z } from "zod";
+import { Balances } from "./assets";
 import { listEnvelope, pagingQuery, queryArray, Uuid } from "./common";
 import {
   CreatableUtxoAddressType,
@@ -7,7 +8,6 @@ import {
   UtxoChainUniqueId,
   VaultAddressSortableFields,
 } from "./enums";
-import { Balances } from "./assets";
 import { Timestamps, VaultRef } from "./refs";
 
 /** `UtxoAddress`: a UTXO address (14–74 characters) with its script type and chain. */

@@ -5,7 +5,6 @@
  * OpenAPI document is generated from it. One table means the three cannot drift apart.
  */
 import { z } from "zod";
-import { Uuid, MAX_PAGE_SIZE, MAX_USERS_PAGE_SIZE } from "./common";
 import {
   CreateVaultAddressRequest,
   ListVaultAddressesQuery,
@@ -19,6 +18,7 @@ import {
   ListBlockchainsQuery,
   ListBlockchainsResponse,
 } from "./chains";
+import { MAX_PAGE_SIZE, MAX_USERS_PAGE_SIZE, Uuid } from "./common";
 import { CreateTransactionRequest, Transaction } from "./transactions";
 import {
   ListUserGroupsQuery,

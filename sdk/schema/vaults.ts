@@ -1,5 +1,8 @@
 /** Vaults (spec §4 "Vaults"; api-fields.md §4). */
 import { z } from "zod";
+import { UtxoVaultAddress } from "./addresses";
+import { OwnedAsset } from "./assets";
+import { ChainRef } from "./chains";
 import { ChainUniqueId, DateTime, listEnvelope, pagingQuery, queryArray, queryInt, Uuid } from "./common";
 import {
   BlackBoxKeyType,
@@ -12,9 +15,6 @@ import {
   VaultState,
   VaultType,
 } from "./enums";
-import { OwnedAsset } from "./assets";
-import { UtxoVaultAddress } from "./addresses";
-import { ChainRef } from "./chains";
 import { KeysetRef, Timestamps, UserRef, VaultGroupRef } from "./refs";
 
 const vaultCommon = {
