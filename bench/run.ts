@@ -23,6 +23,11 @@ async function main(): Promise<number> {
   const options = parseOptions(process.argv.slice(2));
   if (options.renderOnly) {
     const results = await readResults(RESULTS_FILE);
+    // The numbers are the run's; the prose (method, analysis) is the figure modules' current text.
+    for (const result of results.figures) {
+      const figure = figures.find((f) => f.id === result.id);
+      if (figure) Object.assign(result, { method: figure.method, analysis: figure.analysis ?? [] });
+    }
     await fs.promises.writeFile(MARKDOWN_FILE, renderBenchmarksMarkdown(results));
     process.stderr.write(`rendered ${MARKDOWN_FILE} from ${RESULTS_FILE}\n`);
     return 0;

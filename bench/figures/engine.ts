@@ -60,7 +60,7 @@ export const engineFigure: Figure = {
       "three sources, each measured in the findings above.",
     "**1. Checkpoints (the pulumi CLI).** After every step the engine serializes the whole state and writes it to " +
       "the backend, so this work grows with N² and with the bytes per resource. A Vault or VaultAddress keeps " +
-      "about 9.5 KB in the exported state, more than twice a no-op resource, and almost all of the difference " +
+      "about 10 KiB in the exported state, more than twice a no-op resource, and almost all of the difference " +
       "is the serialized provider, stored twice per resource (inputs and outputs) at 3.6 KiB a copy against 1 KiB " +
       "(figure 5); the outputs themselves are about 0.6 KB. The `PULUMI_SKIP_CHECKPOINTS` diagnostic isolates " +
       "this cost. It is mostly inherent to a dynamic provider that implements all seven methods: the closure " +

@@ -34,9 +34,9 @@ export const sdkOverheadFigure: Figure = {
       "includes the emulator's own handling, which is the same for both.",
   ],
   analysis: [
-    "The sdk adds a fixed amount of client CPU per request, about 0.09 ms on this machine, and nothing per byte " +
+    "The sdk adds a fixed amount of client CPU per request, 0.07 to 0.09 ms on this machine, and nothing per byte " +
       "of latency: against the emulator on loopback a whole round trip is only about 0.3 ms, so that fixed cost " +
-      "is about a third of it, and one request at a time misses 1.1×. Decomposed by timing the steps apart " +
+      "is a quarter to a third of it, and one request at a time lands near or above 1.1×. Decomposed by timing the steps apart " +
       "(sequential GETs of the same vault, client CPU per request, medians of 8 alternating rounds of 500): raw " +
       "undici with `body.json()` 151 µs; plus a per-request `AbortSignal.timeout()` passed to undici +25 µs; plus " +
       "response validation (`body.text()`, `JSON.parse`, `Vault.safeParse`) instead of `body.json()` +36 µs; the " +

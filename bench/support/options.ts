@@ -20,7 +20,7 @@ export const USAGE = `usage: node dist/bench/run.js [--only <figure>[,<figure>..
   --only      run only these figures (id or number; repeatable or comma-separated)
   --quick     smaller N and fewer samples, for a fast smoke run
   --markdown  render BENCHMARKS.md even for a partial or quick run (default: only for a full run)
-  --render    re-render BENCHMARKS.md from bench/results/latest.json, measure nothing`;
+  --render    re-render BENCHMARKS.md from bench/results/latest.json (with the figures' current prose), measure nothing`;
 
 /** Parses `argv` (without node and the script); throws with the usage on anything unknown. */
 export function parseOptions(argv: readonly string[]): BenchOptions {
