@@ -7,12 +7,12 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import { figures } from "./figures";
 import { killAllChildren } from "./support/children";
-import type { FigureResult } from "./support/results";
 import { describeMachine } from "./support/machine";
 import { parseOptions } from "./support/options";
 import { formatSummaryTable } from "./support/print-table";
 import { renderBenchmarksMarkdown } from "./support/render-markdown";
 import { repoPath } from "./support/repo";
+import type { FigureResult } from "./support/results";
 import { type BenchResults, readResults, writeResults } from "./support/results";
 import { elapsedMs, nowNs } from "./support/timing";
 

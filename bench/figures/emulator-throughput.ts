@@ -2,8 +2,9 @@
  * Figure 4: the emulator's throughput for GET /vaults and POST /vaults, with autocannon, against Prism (a
  * stateless mock server fed the emulator's own `/openapi.json`) under the same load.
  */
-import type { Figure, FigureContext, FigureOutcome } from "../support/figure";
+
 import { startEmulatorProcess } from "../support/emulator-process";
+import type { Figure, FigureContext, FigureOutcome } from "../support/figure";
 import { formatBytes, formatInt, formatMs } from "../support/format";
 import { type LoadOptions, type LoadResult, runLoad } from "../support/load-test";
 import { type PrismProcess, prismExecutable, startPrism } from "../support/prism-process";

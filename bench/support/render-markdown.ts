@@ -1,6 +1,7 @@
 /** Renders a run into `BENCHMARKS.md`. */
-import type { MachineInfo } from "./machine";
+
 import { formatBytes, formatRatio, formatTarget, formatValue, formatVerdict } from "./format";
+import type { MachineInfo } from "./machine";
 import type { BenchResults, Comparison, FigureResult } from "./results";
 
 /** The whole Markdown document for `results`. */
