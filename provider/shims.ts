@@ -15,10 +15,19 @@ import type * as runtime from "./runtime";
  * directory: that finds `node_modules/pulumi-custody` in a user's program. A program inside this repository
  * (its demo, test fixtures) has no such folder, so the loader then looks for the package's own checkout above
  * the working directory. No path is baked in.
+ *
+ * The result is cached on the global object, not on the shim: the shims are serialized with everything they
+ * hold, and without a cache every call would pay a failed `require` plus a directory walk (BENCHMARKS.md,
+ * figure 1). Comments inside these function bodies would be serialized too, so they stay out here.
  */
 function loadCustodyRuntime(): typeof runtime {
+  const cache = globalThis as { [key: symbol]: typeof runtime | undefined };
+  const key = Symbol.for("pulumi-custody.runtime");
+  if (cache[key]) return cache[key];
   try {
-    return require("pulumi-custody/provider-runtime");
+    const loaded: typeof runtime = require("pulumi-custody/provider-runtime");
+    cache[key] = loaded;
+    return loaded;
   } catch (err) {
     const { code, message } = err as { code?: string; message?: string };
     if (code !== "MODULE_NOT_FOUND" || !String(message).includes("'pulumi-custody/provider-runtime'"))
@@ -31,7 +40,9 @@ function loadCustodyRuntime(): typeof runtime {
         fs.existsSync(manifest) &&
         JSON.parse(fs.readFileSync(manifest, "utf8")).name === "pulumi-custody"
       ) {
-        return require(path.join(dir, "dist", "provider", "runtime", "index.js"));
+        const loaded: typeof runtime = require(path.join(dir, "dist", "provider", "runtime", "index.js"));
+        cache[key] = loaded;
+        return loaded;
       }
       if (path.dirname(dir) === dir) break;
     }
