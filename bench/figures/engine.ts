@@ -61,14 +61,13 @@ export const engineFigure: Figure = {
     "**1. Checkpoints (the pulumi CLI).** After every step the engine serializes the whole state and writes it to " +
       "the backend, so this work grows with N² and with the bytes per resource. A Vault or VaultAddress keeps " +
       "about 10 KiB in the exported state, more than twice a no-op resource, and almost all of the difference " +
-      "is the serialized provider, stored twice per resource (inputs and outputs) at 3.6 KiB a copy against 1 KiB " +
+      "is the serialized provider, stored twice per resource (inputs and outputs) at 3.9 KiB a copy against 1 KiB " +
       "(figure 5); the outputs themselves are about 0.6 KB. The `PULUMI_SKIP_CHECKPOINTS` diagnostic isolates " +
-      "this cost. It is mostly inherent to a dynamic provider that implements all seven methods: the closure " +
-      "serializer wraps each method in about 180 bytes of boilerplate, and the no-op provider has two methods. " +
-      "Fix (`provider/shims.ts`), worth about a quarter of the text: load the runtime once in `configure` (which " +
-      "the provider process always calls first, and whose assignments to `this` are never serialized) and have the " +
-      "other six methods call `this.rt` instead of capturing `loadCustodyRuntime`; serialized, that variant is " +
-      "2.6 KiB instead of 3.6 KiB, with the same fallback walk. Users with very large stacks can also set " +
+      "this cost. Most of the text is the loader that finds the implementation for programs inside this " +
+      "repository (which have no `node_modules/pulumi-custody`) and the serializer's boilerplate of about 180 bytes " +
+      "per method, seven methods against the no-op provider's two. Not done yet: a `node_modules/pulumi-custody` " +
+      "link made by the build for in-repo programs would let the shim be a bare `require` of a few hundred bytes, " +
+      "as it already is in effect for installed users. Users with very large stacks can also set " +
       "`PULUMI_SKIP_CHECKPOINTS=true`, at the price of losing intermediate state if the run is interrupted.",
     "**2. Declared outputs (the program).** The program constructs every resource on every `up` and every " +
       "`preview`, and `@pulumi/pulumi` makes four promises per declared output property, each capturing " +
@@ -80,15 +79,13 @@ export const engineFigure: Figure = {
       "`bounceableAddress`, `nonBounceableAddress`, `activationState`, `publicKeyCompressed`, `derivationPath`, " +
       "`defaultAddress*`, `nextAddressName`, ...) into one `details` object output. Each output removed saves that " +
       "much program CPU per resource per run.",
-    "**3. The provider process.** It loads the whole runtime on the first call (sdk, every zod schema, undici and " +
-      "`@noble/curves` for request signing, which vaults never use): about a quarter of a second of CPU and some " +
-      "50 MiB of resident memory more than the no-op provider (figure 5). Per call, its requests go through the sdk " +
-      "(figure 3), inputs are checked with zod, and the larger outputs cost more protobuf work in both the provider " +
-      "and the CLI. For programs inside this repository the shim's `loadCustodyRuntime()` also fails " +
-      '`require("pulumi-custody/provider-runtime")` and walks up the directories on every call (about 0.14 ms a ' +
-      "call, measured with the serialized shim run 2,000 times), because nothing caches the result; loading the " +
-      "runtime once in `configure`, as proposed in point 1, removes that too. Fix in `sdk/`: load the signing " +
-      "code lazily (only `transactions.create` needs it).",
+    "**3. The provider process.** It loads the runtime on the first call (sdk, every zod schema, undici): some " +
+      "40 MiB of resident memory more than the no-op provider (figure 5). Per call, its requests go through the " +
+      "sdk (figure 3), inputs are checked with zod, and the larger outputs cost more protobuf work in both the " +
+      "provider and the CLI. Done since the first measurement: the shim caches the loaded runtime (it used to " +
+      "fail a `require` and walk up the directories on every call, about 0.14 ms a call, for programs inside this " +
+      "repository), and `@noble/curves` is loaded only when something is signed or verified, which vaults never " +
+      "need (about a quarter of a second of CPU and 10 MiB of peak RSS less).",
   ],
   run,
 };

@@ -50,16 +50,16 @@ export const sizesFigure: Figure = {
       "any dynamic provider costs. There are no targets; the ratios show what ours adds.",
   ],
   analysis: [
-    "The serialized provider is the `provider/shims.ts` shim, not the implementation: about 3.6 KiB whatever the " +
+    "The serialized provider is the `provider/shims.ts` shim, not the implementation: about 3.9 KiB whatever the " +
       "resource, and it contains no setting and no credential (the check above reads the encrypted export). The " +
       "no-op floor's text is smaller mostly because it has two methods; the closure serializer wraps each method in " +
       "about 180 bytes, and Vault and VaultAddress need all seven (configure, check, diff, create, read, update, " +
       "delete). Stored twice per resource, it is most of the state per vault, which is why the state per 100 vaults " +
-      "is two to three times the floor's; figure 1 shows what that costs the engine's checkpoints, and how a shim that " +
-      "loads the runtime in `configure` would cut the text by about a quarter.",
+      "is two to three times the floor's; figure 1 shows what that costs the engine's checkpoints. Most of the text is " +
+      "the loader that finds the implementation for programs inside this repository.",
     "The provider process's extra resident memory is the runtime it loads on the first call: the sdk with every " +
-      "zod schema of the endpoint table, undici, and `@noble/curves` for request signing, which vaults and " +
-      "addresses never use.",
+      "zod schema of the endpoint table, and undici. `@noble/curves` (request signing) is loaded only when " +
+      "something is signed or verified, which vaults and addresses never need.",
   ],
   run,
 };
