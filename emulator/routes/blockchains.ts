@@ -7,7 +7,8 @@
 import { createHash } from "node:crypto";
 import { invalidField } from "../api-error";
 import { CHAINS, type ChainRecord, findChain } from "../seed/chains";
-import { matches, paginate } from "../state/list-query";
+import { matches } from "../state/list-query";
+import { listResult } from "./list-result";
 import type { Handlers } from "./types";
 
 function feeSeed(chainId: string): number {
@@ -82,8 +83,7 @@ export const blockchainHandlers: Pick<Handlers, "listBlockchains" | "getSuggeste
         matches(q.chain_types, c.chain_type as never) &&
         matches(q.sources, ((c as { source?: string }).source ?? "default") as never),
     );
-    const page = paginate(chains, q);
-    return { status: 200, body: { total: page.total, page: page.page, size: page.size, chains: page.items } };
+    return listResult("chains", chains, q, (c) => c);
   },
 
   getSuggestedFees(ctx) {

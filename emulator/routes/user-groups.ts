@@ -1,6 +1,7 @@
 /** User groups (spec §4 "User groups"; api-fields.md §7.2). `user_ids` matches active members. */
 import { notFound } from "../api-error";
-import { matches, paginate, sortItems } from "../state/list-query";
+import { matches, sortItems } from "../state/list-query";
+import { listResult } from "./list-result";
 import type { Handlers } from "./types";
 
 export const userGroupHandlers: Pick<Handlers, "listUserGroups" | "getUserGroup"> = {
@@ -31,16 +32,7 @@ export const userGroupHandlers: Pick<Handlers, "listUserGroups" | "getUserGroup"
       name: (g) => g.name,
       users_count: (g) => views.memberCounts(g.id).users,
     });
-    const page = paginate(sorted, q);
-    return {
-      status: 200,
-      body: {
-        total: page.total,
-        page: page.page,
-        size: page.size,
-        user_groups: page.items.map((g) => views.userGroup(g)),
-      },
-    };
+    return listResult("user_groups", sorted, q, (g) => views.userGroup(g));
   },
 
   getUserGroup(ctx) {

@@ -4,7 +4,8 @@
  * unless `states_on_groups` narrows it; `group_ids__not` excludes members in those same states.
  */
 import { notFound } from "../api-error";
-import { inDefaultOrder, matches, paginate, sortItems } from "../state/list-query";
+import { inDefaultOrder, matches, sortItems } from "../state/list-query";
+import { listResult } from "./list-result";
 import type { Handlers } from "./types";
 
 const ALL_MEMBERSHIP_STATES = ["active", "pending_addition", "pending_removal"] as const;
@@ -42,16 +43,7 @@ export const userHandlers: Pick<Handlers, "listUsers" | "getUser"> = {
           state: (u) => u.state,
           type: (u) => u.user_type,
         });
-    const page = paginate(sorted, q);
-    return {
-      status: 200,
-      body: {
-        total: page.total,
-        page: page.page,
-        size: page.size,
-        users: page.items.map((u) => views.user(u)),
-      },
-    };
+    return listResult("users", sorted, q, (u) => views.user(u));
   },
 
   getUser(ctx) {

@@ -6,8 +6,9 @@
 import { notFound, preconditionFailed } from "../api-error";
 import { utxoAddressTypes } from "../crypto/derive-keys";
 import { buildAddress } from "../seed/vault-factory";
-import { matches, paginate, sortItems } from "../state/list-query";
+import { matches, sortItems } from "../state/list-query";
 import type { VaultRecord } from "../state/types";
+import { listResult } from "./list-result";
 import type { HandlerContext, Handlers } from "./types";
 import { requireVault } from "./vaults";
 
@@ -73,16 +74,7 @@ export const vaultAddressHandlers: Pick<
           (!search || a.name.toLowerCase().includes(search) || a.address.toLowerCase().includes(search)),
       );
     const sorted = sortItems(filtered, q.sort_by, { created_at: (a) => a.created_at, name: (a) => a.name });
-    const page = paginate(sorted, q);
-    return {
-      status: 200,
-      body: {
-        total: page.total,
-        page: page.page,
-        size: page.size,
-        addresses: page.items.map((a) => views.address(a)),
-      },
-    };
+    return listResult("addresses", sorted, q, (a) => views.address(a));
   },
 
   renameVaultAddress(ctx) {

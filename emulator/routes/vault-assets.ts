@@ -2,8 +2,9 @@
 import { notFound } from "../api-error";
 import { findAsset } from "../seed/assets";
 import { findChain } from "../seed/chains";
-import { matches, paginate, sortItems } from "../state/list-query";
+import { matches, sortItems } from "../state/list-query";
 import type { OwnedAssetRecord } from "../state/types";
+import { listResult } from "./list-result";
 import type { Handlers } from "./types";
 import { requireVault } from "./vaults";
 
@@ -47,16 +48,7 @@ export const vaultAssetHandlers: Pick<Handlers, "listVaultAssets" | "getVaultAss
         return price === undefined ? undefined : Number(price);
       },
     });
-    const page = paginate(sorted, q);
-    return {
-      status: 200,
-      body: {
-        total: page.total,
-        page: page.page,
-        size: page.size,
-        owned_assets: page.items.map((r) => views.ownedAsset(r.owned)),
-      },
-    };
+    return listResult("owned_assets", sorted, q, (r) => views.ownedAsset(r.owned));
   },
 
   getVaultAsset(ctx) {

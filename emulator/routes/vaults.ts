@@ -14,8 +14,9 @@ import { invalidField, notFound, preconditionFailed } from "../api-error";
 import { EXPORT_LIMIT } from "../context";
 import { findAsset } from "../seed/assets";
 import { buildVault } from "../seed/vault-factory";
-import { hasFilters, inDefaultOrder, matches, paginate, sortItems } from "../state/list-query";
+import { hasFilters, inDefaultOrder, matches, sortItems } from "../state/list-query";
 import type { VaultRecord } from "../state/types";
+import { listResult } from "./list-result";
 import type { HandlerContext, Handlers } from "./types";
 
 /** The most vaults an organization may hold (`max_vaults_reached`). */
@@ -96,16 +97,7 @@ export const vaultHandlers: Pick<
           is_favorite: (v) => v.is_favorite,
         })
       : filtered;
-    const page = paginate(sorted, q);
-    return {
-      status: 200,
-      body: {
-        total: page.total,
-        page: page.page,
-        size: page.size,
-        vaults: page.items.map((v) => views.vault(v, q.positive_native_balance_chain_ids)),
-      },
-    };
+    return listResult("vaults", sorted, q, (v) => views.vault(v, q.positive_native_balance_chain_ids));
   },
 
   createVault(ctx) {
