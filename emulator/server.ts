@@ -210,6 +210,14 @@ export function buildServer(ctx: EmulatorContext, opts: ServerOptions): FastifyI
     done();
   });
 
+  // An acknowledged write is on disk: a write request's answer leaves only once the state file holds its
+  // change (concurrent writes share one file write), so `kill -9` right after a 201 loses nothing and no id
+  // is handed out twice.
+  app.addHook("onSend", async (req, _reply, payload) => {
+    if (req.method !== "GET" && req.method !== "HEAD") await ctx.flush();
+    return payload;
+  });
+
   app.addHook("onResponse", (req, reply, done) => {
     if (!req.url.startsWith(CONTROL_PREFIX)) logRequest(ctx, req, reply.statusCode);
     done();

@@ -3,9 +3,10 @@
  *
  * Writes are atomic: the JSON goes to a temporary file in the same directory, which is fsynced, renamed
  * over the state file, and the directory is fsynced, so a crash (even `kill -9`) leaves either the old or
- * the new file, never a torn one. Writes are debounced (many changes, one write; longer for a state that
- * takes long to write) and serialized (one write in flight); `flush()` forces one and resolves once it is
- * durable. A file that cannot be read (corrupt, or
+ * the new file, never a torn one. Background changes are debounced (many changes, one write; longer for a
+ * state that takes long to write); writes are serialized (one in flight); `flush()` forces one and resolves
+ * once it is durable. The server awaits `flush()` before answering a write request, so what it acknowledged
+ * is on disk. A file that cannot be read (corrupt, or
  * another format version) is an error that names the file, and the file is left untouched.
  */
 import { readdirSync, readFileSync } from "node:fs";

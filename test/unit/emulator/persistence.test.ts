@@ -128,6 +128,49 @@ describe("emulator: state file", function () {
     }
   });
 
+  it("keeps every acknowledged write through kill -9 right after the response, and never reuses an id", async () => {
+    const file = path.join(dir, "state.json");
+    const agent = new Agent({ connections: 8 });
+    const acknowledged = new Map<string, string>(); // id -> name
+    try {
+      for (let round = 0; round < 4; round++) {
+        running = await startCli(["--state-file", file, "--seed", "empty"]);
+        const proc = running;
+        // Every write acknowledged so far is there, under its own id.
+        for (const [id, name] of acknowledged) {
+          const got = await api(proc, "GET", `/api/v1/vaults/${id}`);
+          assert.equal(got.status, 200, `round ${round}: acknowledged vault ${name} (${id}) was lost`);
+          assert.equal(got.body.name, name, `round ${round}: id ${id} now belongs to another vault`);
+        }
+        // Writes in flight; the process is killed the moment the first 201 arrives.
+        let killed: Promise<void> | undefined;
+        const writes = Array.from({ length: 8 }, (_, i) =>
+          request(`${proc.info.baseUrl}/api/v1/vaults`, {
+            method: "POST",
+            dispatcher: agent,
+            headers: { authorization: `Bearer ${proc.info.accessToken}`, "content-type": "application/json" },
+            body: JSON.stringify({ name: `round ${round} vault ${i}`, type: "evm" }),
+          }).then(
+            async (r) => {
+              const text = await r.body.text();
+              if (r.statusCode !== 201) return;
+              const vault = JSON.parse(text) as Loose;
+              assert.ok(!acknowledged.has(vault.id), `id ${vault.id} was handed out twice`);
+              acknowledged.set(vault.id, vault.name);
+              killed ??= proc.kill();
+            },
+            () => undefined,
+          ),
+        );
+        await Promise.all(writes);
+        await (killed ?? proc.kill());
+      }
+      assert.ok(acknowledged.size >= 4, `${acknowledged.size} writes acknowledged`);
+    } finally {
+      await agent.close();
+    }
+  });
+
   it("refuses a corrupt state file with a clear error naming it, and leaves it untouched", async () => {
     const file = path.join(dir, "state.json");
     writeFileSync(file, '{"format_version": 1, "vaults": [');
@@ -167,7 +210,7 @@ describe("emulator: state file", function () {
     );
   });
 
-  it("writes the state file on SIGINT too, and an in-process emulator persists on close()", async () => {
+  it("writes the state file on SIGINT too, and an in-process emulator persists before answering and on close()", async () => {
     const file = path.join(dir, "state.json");
     running = await startCli(["--state-file", file, "--seed", "empty"]);
     await api(running, "POST", "/api/v1/vaults", { name: "on sigint", type: "evm" });
@@ -178,7 +221,9 @@ describe("emulator: state file", function () {
       json: { name: "on close", type: "evm" },
       defaultToken: emulator.accessToken,
     });
-    assert.equal((await emulator.control.persistence()).pendingWrite, true);
+    // Acknowledged means written, whatever the debounce of background changes.
+    assert.equal((await emulator.control.persistence()).pendingWrite, false);
+    assert.ok(JSON.parse(readFileSync(file, "utf8")).vaults.some((v: Loose) => v.name === "on close"));
     await emulator.close();
     assert.ok(JSON.parse(readFileSync(file, "utf8")).vaults.some((v: Loose) => v.name === "on close"));
   });
