@@ -348,8 +348,8 @@ export class RequestPipeline {
       return new CustodyConnectionError(
         CustodyErrorCode.OUTCOME_UNKNOWN,
         `${what}: ${failure.message} after the request was sent. It is not retried automatically because a ` +
-          "repeat could create a second object, and it may or may not have taken effect: look the object up " +
-          "before trying again.",
+          "repeat could do it twice (a second object, proposal or delivery), and it may or may not have taken " +
+          "effect: look up what happened before trying again.",
         fields,
       );
     }

@@ -5,9 +5,6 @@
  */
 import type { PendingVaultGroupProposal } from "./vault-types";
 
-/** A vault record as the API returns it, read loosely. */
-type ApiRecord = Record<string, unknown>;
-
 /** Set equality of ids, ignoring order and case. */
 export function sameIdSet(a: readonly string[], b: readonly string[]): boolean {
   const left = new Set(a.map((x) => x.toLowerCase()));
@@ -86,24 +83,5 @@ export function recordedProposal(value: unknown): PendingVaultGroupProposal | un
     addedVaultGroupIds: added,
     removedVaultGroupIds: removed,
     submittedAt: typeof v.submittedAt === "string" ? v.submittedAt : "",
-  };
-}
-
-/**
- * The vault's pending proposal as the API shows it (`proposed_change`, which the emulator sends; the real
- * service shows it in its user-actions interface), or `undefined` when the record does not say.
- */
-export function proposalShownByApi(vault: ApiRecord): PendingVaultGroupProposal | null | undefined {
-  if (!("proposed_change" in vault)) return undefined;
-  const change = vault.proposed_change as Record<string, unknown> | null | undefined;
-  if (!change) return null;
-  const idsOf = (value: unknown) =>
-    Array.isArray(value)
-      ? value.map((g) => (g as { id?: unknown })?.id).filter((id): id is string => typeof id === "string")
-      : [];
-  return {
-    addedVaultGroupIds: idsOf(change.added_vault_groups),
-    removedVaultGroupIds: idsOf(change.removed_vault_groups),
-    submittedAt: typeof change.created_at === "string" ? change.created_at : "",
   };
 }

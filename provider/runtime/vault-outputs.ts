@@ -2,7 +2,7 @@
  * From the API's vault record (snake_case, a union on `type`) to the resource's outputs (camelCase), and to
  * the inputs that describe the live vault (what `read` reports so that drift shows).
  */
-import { pendingAgainstLive, proposalShownByApi, recordedProposal } from "./vault-groups";
+import { pendingAgainstLive, recordedProposal } from "./vault-groups";
 import type { PendingVaultGroupProposal, VaultAcquisition, VaultOutputs } from "./vault-types";
 
 type ApiRecord = Record<string, unknown>;
@@ -91,12 +91,8 @@ export function carriedFromOutputs(
 /** The outputs for a vault record. Unset fields are left out (the engine's state has no `undefined`). */
 export function vaultOutputs(vault: ApiRecord, carried: CarriedState): VaultOutputs {
   const groups = liveVaultGroupIds(vault) ?? carried.previousVaultGroupIds ?? [];
-  // The API's view of the pending proposal wins over what the provider recorded, when it shows one.
-  const shown = proposalShownByApi(vault);
-  const pending = pendingAgainstLive(
-    shown === undefined ? carried.pendingProposal : (shown ?? undefined),
-    groups,
-  );
+  // The API shows current groups only; what waits for approval is what the provider recorded.
+  const pending = pendingAgainstLive(carried.pendingProposal, groups);
   const keyHolder = obj(vault.key_holder);
   const endUserId =
     carried.endUserId ?? (keyHolder?.user_type === "end_user" ? str(keyHolder.id) : undefined);

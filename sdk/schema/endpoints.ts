@@ -45,9 +45,12 @@ export const API_PREFIX = "/api/v1";
 
 /**
  * How a failed call may be retried.
- * - `safe`: reads, PUTs and 204 actions; repeating them cannot create anything.
+ * - `safe`: reads, renames (PUT) and archive/restore; doing them twice ends in the same state (a repeated
+ *   archive or restore may answer that the vault already is so, which callers treat as done).
  * - `idempotency-key`: safe because the request carries `x-idempotence-id`.
- * - `never`: creates without an idempotency key; a retry could duplicate the object, so callers reconcile.
+ * - `never`: writes the service cannot recognise as repeats (creates, change proposals, webhook sends); a
+ *   retry after a lost answer could do it twice (a second vault, a second proposal for the approvers, a
+ *   second delivery), so callers look up what happened instead.
  */
 export type RetryPolicy = "safe" | "idempotency-key" | "never";
 
@@ -228,7 +231,7 @@ export const endpoints = {
     body: SubmitUpdateVaultChangeProposalRequest,
     successStatus: 204,
     errorStatuses: [404],
-    retry: "safe",
+    retry: "never",
     resource: "vault",
   },
   archiveVault: {
@@ -316,7 +319,7 @@ export const endpoints = {
     body: TestWebhookRequest,
     successStatus: 204,
     errorStatuses: [400],
-    retry: "safe",
+    retry: "never",
   },
   triggerTransactionWebhook: {
     method: "POST",
@@ -325,7 +328,7 @@ export const endpoints = {
     pathParams: idParam,
     successStatus: 204,
     errorStatuses: [404],
-    retry: "safe",
+    retry: "never",
     resource: "transaction",
   },
   triggerAuditLogWebhook: {
@@ -335,7 +338,7 @@ export const endpoints = {
     pathParams: idParam,
     successStatus: 204,
     errorStatuses: [404],
-    retry: "safe",
+    retry: "never",
     resource: "audit_log",
   },
 } as const satisfies Record<string, EndpointSpec>;

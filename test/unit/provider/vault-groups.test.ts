@@ -129,6 +129,34 @@ describe("Vault groups through change proposals (emulator)", () => {
     assert.ok(second && second.id !== first.id);
   });
 
+  // The service has no idempotency id for proposals: a lost answer is reconciled, never blindly repeated.
+  for (const kind of ["after_commit_500", "after_commit_reset"] as const) {
+    it(`${kind} on a proposal: recognised as submitted, never submitted twice`, async () => {
+      const [treasury, trading] = [groups.Treasury as string, groups.Trading as string];
+      const created = await vaultProvider.create(inputs([treasury]));
+      await bed.emulator.control.setFaults({
+        rules: [{ kind, rate: 1, route: "submitVaultChangeProposal", count: 1 }],
+      });
+      const updated = await update(created.id, created.outs as Outs, inputs([treasury, trading]));
+      assert.deepEqual(updated.pendingVaultGroupIds, [trading]);
+      assert.equal((await bed.emulator.control.listProposals({ vaultId: created.id })).length, 1);
+    });
+  }
+
+  it("a proposal refused before it arrived (reset, 429) is sent again, exactly once", async () => {
+    const [treasury, trading] = [groups.Treasury as string, groups.Trading as string];
+    const created = await vaultProvider.create(inputs([treasury]));
+    await bed.emulator.control.setFaults({
+      rules: [
+        { kind: "connection_reset", rate: 1, route: "submitVaultChangeProposal", count: 1 },
+        { kind: "http_429", rate: 1, route: "submitVaultChangeProposal", count: 1 },
+      ],
+    });
+    const updated = await update(created.id, created.outs as Outs, inputs([treasury, trading]));
+    assert.deepEqual(updated.pendingVaultGroupIds, [trading]);
+    assert.equal((await bed.emulator.control.listProposals({ vaultId: created.id })).length, 1);
+  });
+
   it("groups left undeclared are never touched", async () => {
     const created = await vaultProvider.create(inputs());
     const updated = await update(created.id, created.outs as Outs, inputs(undefined, "Renamed"));

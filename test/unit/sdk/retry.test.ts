@@ -205,6 +205,32 @@ describe("sdk retries", () => {
     });
   });
 
+  describe("other writes without an idempotency id are not retried blindly either", () => {
+    // Each would happen twice if a lost answer were repeated: a second proposal for the approvers, a second
+    // webhook delivery.
+    const writes: [string, (c: ReturnType<typeof testClient>["client"]) => Promise<unknown>][] = [
+      [
+        "POST /vaults/{id}/proposals",
+        (c) => c.vaults.submitChangeProposal(IDS.vault, { diff: { added_vault_group_ids: [IDS.vault] } }),
+      ],
+      ["POST /webhooks/test", (c) => c.webhooks.test({ url: "https://hooks.example.com/custody" })],
+      ["POST /webhooks/trigger/transaction/{id}", (c) => c.webhooks.triggerTransaction(IDS.vault)],
+      ["POST /webhooks/trigger/audit-log/{id}", (c) => c.webhooks.triggerAuditLog(IDS.vault)],
+    ];
+    for (const [what, call] of writes) {
+      it(`${what} with the connection lost after sending: one attempt, ERR_CUSTODY_OUTCOME_UNKNOWN`, async () => {
+        const { client } = testClient(server);
+        server.enqueue({ destroy: true }, { status: 204 });
+        const err = await call(client).catch((e: unknown) => e);
+        assert.ok(err instanceof CustodyConnectionError, String(err));
+        assert.equal(err.code, "ERR_CUSTODY_OUTCOME_UNKNOWN");
+        assert.equal(err.outcomeUnknown, true);
+        assert.equal(server.requests.length, 1);
+        await client.close();
+      });
+    }
+  });
+
   describe("transactions.create", () => {
     it("retries with the same idempotency id and body bytes, re-signed with a fresh timestamp", async () => {
       const { client, time } = testClient(server, { apiUserPrivateKey: fixture("api-user-p256.pem") });
