@@ -177,6 +177,14 @@ export class EmulatorControlClient {
     return this.peek<T>("vaults");
   }
 
+  /**
+   * Rotates a bearer token: the API user's (`access`, the default) or the read-only viewer's. The old token
+   * is refused (401) from now on. Resolves with the new one.
+   */
+  async rotateToken(token: "access" | "viewer" = "access"): Promise<string> {
+    return (await this.call<{ accessToken: string }>("POST", "/tokens/rotate", { token })).accessToken;
+  }
+
   /** Writes the state file now and resolves once it is durable. */
   flush(): Promise<PersistenceStatus> {
     return this.call("POST", "/flush");

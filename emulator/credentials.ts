@@ -17,7 +17,8 @@ export interface CredentialOptions {
   webhookPrivateKeyPem?: string;
 }
 
-function jwtShapedToken(subject: string): string {
+/** A fresh bearer token for `subject`, shaped like the real service's (a JWT). */
+export function jwtShapedToken(subject: string): string {
   const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString("base64url");
   const now = Math.floor(Date.now() / 1000);
   const header = { alg: "EdDSA", kid: "custody-emulator", typ: "JWT" };

@@ -26,6 +26,7 @@ import {
   ProposalsQuery,
   RateLimitBody,
   ResetBody,
+  RotateTokenBody,
   TransactionsQuery,
   WebhookEndpointBody,
   WebhookEndpointPatch,
@@ -169,6 +170,11 @@ export function registerControlRoutes(app: FastifyInstance, ctx: EmulatorContext
           case "webhook-endpoints":
             return { items: [...store.webhookEndpoints.values()] };
         }
+      });
+      scope.post("/tokens/rotate", async (req) => {
+        const { body } = parse(req, { body: RotateTokenBody });
+        const which = body?.token ?? "access";
+        return { token: which, accessToken: store.rotateToken(which) };
       });
       scope.post("/flush", async () => {
         await ctx.flush();

@@ -5,6 +5,7 @@ import { FAULT_KINDS } from "../faults";
 import { LARGE_SEED_LIMITS } from "../seed/large-seed";
 import { MOVABLE_STATES } from "../transactions/progression";
 
+export const RotateTokenBody = z.object({ token: z.enum(["access", "viewer"]).optional() }).optional();
 export const ResetBody = z.object({ seed: z.enum(["default", "empty"]).optional() }).optional();
 
 export const LargeSeedBody = z.object({

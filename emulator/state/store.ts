@@ -5,6 +5,7 @@
  */
 import { alreadyExists } from "../api-error";
 import type { Clock } from "../clock";
+import { jwtShapedToken } from "../credentials";
 import { deterministicUuid } from "../prng";
 import type {
   AddressRecord,
@@ -161,6 +162,18 @@ export class Store {
   }
   get credentials(): EmulatorState["credentials"] {
     return this.meta.credentials;
+  }
+
+  /**
+   * Issues a new access token for the API user (`access`) or the read-only viewer (`viewer`); the old one
+   * is refused from now on, as after a rotation in the real service.
+   */
+  rotateToken(which: "access" | "viewer"): string {
+    const token = jwtShapedToken(which === "access" ? this.apiUserId : this.viewerUserId);
+    if (which === "access") this.meta.credentials.accessToken = token;
+    else this.meta.credentials.viewerAccessToken = token;
+    this.changed();
+    return token;
   }
 
   /** A new record id: deterministic for a given seed and sequence of creations. */

@@ -7,9 +7,11 @@ export interface VaultAddressArgs {
   /** Id of the UTXO vault that owns the address (e.g. a `Vault`'s `id`). **Changing it replaces the address.** */
   vaultId: pulumi.Input<string>;
   /**
-   * Address name, unique within the vault. Renaming is an in-place update. When unset, the API picks the
-   * vault's next default name, which the outputs then show; set it to get the same address back after a
-   * destroy (an address with the declared name is adopted).
+   * Address name, unique within the vault. Renaming is an in-place update. Default: the Pulumi resource name,
+   * so that every address can be found again by name: after a lost create response, and after `destroy`
+   * followed by `up` (an address that already has the name is adopted, never duplicated). A default name
+   * never renames an address that already has a name of its own (for example one created without a name by
+   * an earlier release).
    */
   name?: pulumi.Input<string>;
   /**
@@ -67,7 +69,9 @@ export class VaultAddress extends pulumi.dynamic.Resource {
     // A fresh object every time: the base constructor adds `__provider` to it.
     const props: Record<string, unknown> = {
       vaultId: args.vaultId,
-      name: args.name,
+      // Undeclared names default to the resource name; the flag tells the runtime it was not declared.
+      name: args.name ?? name,
+      nameIsDefault: args.name === undefined ? true : undefined,
       addressType: args.addressType,
       address: undefined,
       chain: undefined,

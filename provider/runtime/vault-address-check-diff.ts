@@ -12,13 +12,25 @@ import { containsUnknown, isUnknown } from "./unknown";
 import type { CheckResult } from "./vault-check";
 
 /** The inputs a `VaultAddress` accepts. */
-export const VAULT_ADDRESS_INPUTS = ["vaultId", "name", "addressType"] as const;
+export const VAULT_ADDRESS_INPUTS = ["vaultId", "name", "addressType", "nameIsDefault"] as const;
 
 const addressInputSchema = z.strictObject({
   vaultId: uuidSchema(),
-  name: nameSchema("leave name unset to let the API pick one").optional(),
+  name: nameSchema("leave name unset to use the resource name").optional(),
   addressType: addressTypeSchema.optional(),
+  nameIsDefault: z.literal(true).optional(),
 });
+
+/**
+ * The name the address must have, or `undefined` when its name is left alone: no name declared, or only the
+ * default (the resource name) while the address already has a name of its own. That keeps addresses that an
+ * earlier release created without a name, or whose declared name was removed, as they are.
+ */
+export function nameToApply(olds: Record<string, unknown>, news: Record<string, unknown>): unknown {
+  if (news.name === undefined || news.name === null) return undefined;
+  if (news.nameIsDefault === true && olds.nameIsDefault !== true) return undefined;
+  return news.name;
+}
 
 /** Validates the inputs of an address; unknown values are skipped. */
 export function checkVaultAddress(
@@ -62,8 +74,8 @@ export interface AddressDiff {
 }
 
 /**
- * A new `vaultId` or `addressType` replaces the address; a new `name` renames it. An unset `name` or
- * `addressType` means "whatever the API chose", so it never differs. Unknown values count as changes.
+ * A new `vaultId` or `addressType` replaces the address; a new `name` renames it (see {@link nameToApply}).
+ * An unset `addressType` means "whatever the API chose", so it never differs. Unknown values count as changes.
  */
 export async function diffVaultAddress(
   _id: string,
@@ -88,5 +100,6 @@ export async function diffVaultAddress(
     );
     return { changes: true, replaces };
   }
-  return { changes: differs("name", true) };
+  const name = nameToApply(olds, news);
+  return { changes: containsUnknown(name) || (name !== undefined && olds.name !== name) };
 }

@@ -17,6 +17,7 @@ import {
 } from "./api-errors";
 import { custodyClient } from "./client";
 import { notifyUser } from "./notify";
+import { nameToApply } from "./vault-address-check-diff";
 import type { AddressAcquisition, VaultAddressInputs, VaultAddressOutputs } from "./vault-address-types";
 import { withoutUndefined } from "./vault-outputs";
 
@@ -35,6 +36,7 @@ function addressOutputs(
   record: ApiAddress,
   vaultId: string,
   acquisition: AddressAcquisition,
+  nameIsDefault: boolean,
 ): VaultAddressOutputs {
   const address = obj(record.address);
   return withoutUndefined({
@@ -49,6 +51,7 @@ function addressOutputs(
     createdAt: String(record.created_at),
     modifiedAt: typeof record.modified_at === "string" ? record.modified_at : undefined,
     acquisition,
+    nameIsDefault: nameIsDefault ? true : undefined,
   });
 }
 
@@ -110,11 +113,14 @@ export async function createVaultAddress(
             "choose another name for the new address.",
         );
       }
-      return { id: existing.id, outs: addressOutputs(existing, vaultId, "adopted") };
+      return {
+        id: existing.id,
+        outs: addressOutputs(existing, vaultId, "adopted", inputs.nameIsDefault === true),
+      };
     }
   }
   const created = await createNew(client, inputs);
-  return { id: created.id, outs: addressOutputs(created, vaultId, "created") };
+  return { id: created.id, outs: addressOutputs(created, vaultId, "created", inputs.nameIsDefault === true) };
 }
 
 async function createNew(client: CustodyClient, inputs: VaultAddressInputs): Promise<ApiAddress> {
@@ -190,11 +196,16 @@ export async function readVaultAddress(
   );
   if (!found) return {};
   const acquisition = props.acquisition === "adopted" ? "adopted" : "created";
-  const outs = addressOutputs(found, vaultId, acquisition);
+  const outs = addressOutputs(found, vaultId, acquisition, props.nameIsDefault === true);
   return {
     id,
     props: outs,
-    inputs: { vaultId: outs.vaultId, name: outs.name, addressType: outs.addressType },
+    inputs: withoutUndefined({
+      vaultId: outs.vaultId,
+      name: outs.name,
+      addressType: outs.addressType,
+      nameIsDefault: outs.nameIsDefault,
+    }),
   };
 }
 
@@ -237,12 +248,13 @@ export async function updateVaultAddress(
       `Address "${String(olds.name)}" (${id}) is no longer in vault ${vaultId}. Run \`pulumi refresh\` to drop it from the state.`,
     );
   }
-  if (news.name !== undefined && found.name !== news.name) {
+  const name = nameToApply(olds, { ...news }) as string | undefined;
+  if (name !== undefined && found.name !== name) {
     try {
-      await client.vaults.addresses.rename(id, news.name);
+      await client.vaults.addresses.rename(id, name);
     } catch (err) {
       const why = isConflict(err) ? "another address of the vault already has that name" : describeError(err);
-      throw new Error(`Cannot rename address "${found.name}" (${id}) to "${news.name}": ${why}`);
+      throw new Error(`Cannot rename address "${found.name}" (${id}) to "${name}": ${why}`);
     }
     found = (await findById(
       client,
@@ -251,11 +263,12 @@ export async function updateVaultAddress(
       typeof olds.address === "string" ? olds.address : undefined,
     )) ?? {
       ...found,
-      name: news.name,
+      name,
     };
   }
   const acquisition = olds.acquisition === "adopted" ? "adopted" : "created";
-  return { outs: addressOutputs(found, vaultId, acquisition) };
+  const nameIsDefault = name !== undefined ? news.nameIsDefault === true : olds.nameIsDefault === true;
+  return { outs: addressOutputs(found, vaultId, acquisition, nameIsDefault) };
 }
 
 /** Destroy: the API has no delete, so the address is forgotten, with a warning saying so. */

@@ -9,6 +9,8 @@ export interface VaultAddressInputs {
   vaultId: string;
   /** Address name, unique within the vault; the API picks the vault's next default name when unset. */
   name?: string;
+  /** The name is the resource's default (the resource name), not declared by the program. */
+  nameIsDefault?: true;
   /** Address type; the API's default when unset. Changing it replaces the address. */
   addressType?: CreatableAddressType;
 }
@@ -38,4 +40,6 @@ export interface VaultAddressOutputs {
   modifiedAt?: string;
   /** Whether the resource created the address or adopted one that had its name. */
   acquisition: AddressAcquisition;
+  /** The address carries the resource's default name (so the default keeps it, and drift renames it back). */
+  nameIsDefault?: true;
 }

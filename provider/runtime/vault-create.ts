@@ -1,7 +1,8 @@
 /**
  * `create` of the Vault resource. It never creates a duplicate:
  * 1. a vault with the same name that is active is adopted only with `adoptExisting: true`;
- * 2. an archived vault of the same kind is restored, so destroy followed by up gives back the same vault;
+ * 2. an archived vault of the same kind is restored, so destroy followed by up gives back the same vault, and
+ *    reverting a replace gives back the original (which the replace renamed `<name> (archived <id8>)`);
  * 3. otherwise a new vault is created, and when the create's outcome is unknown (reset, timeout, 5xx or a
  *    fault after commit; the client does not retry `POST /vaults`) the provider looks for it by name before
  *    trying again.
@@ -78,6 +79,13 @@ async function acquireVault(
   if (archived) {
     await client.vaults.restore(archived.id);
     return { vault: archived, acquisition: "restored" };
+  }
+  // An archived vault of another kind holds the name: a replace happened, and it may have renamed the vault
+  // now declared again out of the way (a reverted pull request). Give that one back.
+  if (sameName.some((v) => v.state === "archived")) {
+    const original = await renamedByReplace(client, inputs);
+    if (original)
+      return { vault: await restoreRenamed(client, original, inputs.name), acquisition: "restored" };
   }
   if (inputs.type === "safe") {
     throw new Error(
@@ -158,6 +166,27 @@ async function createNew(client: CustodyClient, inputs: VaultInputs): Promise<Ap
  */
 export function archivedVaultName(name: string, id: string): string {
   return `${name} (archived ${id.slice(0, 8)})`;
+}
+
+/** The archived vault that a replace renamed out of the way and that matches the declaration, if any. */
+async function renamedByReplace(client: CustodyClient, inputs: VaultInputs): Promise<ApiVault | undefined> {
+  const found: ApiVault[] = [];
+  for await (const vault of client.vaults.listAll({
+    vault_states: ["archived"],
+    vault_types: [inputs.type as Exclude<VaultInputs["type"], "safe">],
+  })) {
+    const record = vault as unknown as ApiVault;
+    if (record.name === archivedVaultName(inputs.name, record.id)) found.push(record);
+  }
+  return restorable(found, inputs)[0];
+}
+
+/** Moves archived holders of the name aside, gives the vault its name back, and restores it. */
+async function restoreRenamed(client: CustodyClient, vault: ApiVault, name: string): Promise<ApiVault> {
+  await freeNameOfArchived(client, name);
+  await client.vaults.rename(vault.id, name);
+  await client.vaults.restore(vault.id);
+  return { ...vault, name };
 }
 
 /**

@@ -67,7 +67,8 @@ function replaceNotice(
     `${label(id, olds)} must be replaced (${changes}). The custody API cannot delete vaults: ` +
     `the old vault will be ARCHIVED, not deleted, with its address and any funds it still holds, ` +
     `and a new vault with a new address is created. An archived vault can be restored; if the service keeps ` +
-    `its name reserved, it is renamed to "${String(olds.name)} (archived ${id.slice(0, 8)})" to free the name.`
+    `its name reserved, it is renamed to "${String(olds.name)} (archived ${id.slice(0, 8)})" to free the name. ` +
+    "Reverting this change gives the same vault back."
   );
 }
 

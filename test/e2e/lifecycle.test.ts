@@ -38,6 +38,8 @@ const desired: Declared = {
   addresses: {
     deposits: { vault: "cold", name: "Deposits", addressType: "segwit" },
     savings: { vault: "cold", name: "Savings", addressType: "taproot" },
+    // No name: it gets the resource name, so destroy then up finds it again.
+    change: { vault: "cold", addressType: "segwit" },
   },
 };
 
@@ -68,7 +70,7 @@ describe("vault lifecycle (real engine, emulator)", () => {
     const up = await stack.up();
 
     assert.equal(up.summary.result, "succeeded");
-    assert.deepEqual(up.summary.resourceChanges, { create: 6 });
+    assert.deepEqual(up.summary.resourceChanges, { create: 7 });
     const vaults = await stateResources(stack, VAULT_TYPE);
     assert.deepEqual([...vaults.keys()].sort(), ["cold", "ops", "treasury"]);
     vaultIds = new Map([...vaults].map(([key, r]) => [key, String(r.id)]));
@@ -89,6 +91,7 @@ describe("vault lifecycle (real engine, emulator)", () => {
     for (const [key, expected] of [
       ["deposits", { name: "Deposits", type: "segwit" }],
       ["savings", { name: "Savings", type: "taproot" }],
+      ["change", { name: "change", type: "segwit" }],
     ] as const) {
       const resource = addresses.get(key);
       const address = liveAddresses.find((a) => a.id === resource?.id);
@@ -102,7 +105,7 @@ describe("vault lifecycle (real engine, emulator)", () => {
   it("a second preview reports no changes", async () => {
     const preview = await stack.preview({ expectNoChanges: true });
 
-    assert.deepEqual(preview.changeSummary, { same: 6 });
+    assert.deepEqual(preview.changeSummary, { same: 7 });
   });
 
   it("`pulumi stack export` holds no plaintext access token and no private key", async () => {
@@ -143,10 +146,42 @@ describe("vault lifecycle (real engine, emulator)", () => {
 
     const up = await stack.up();
 
-    assert.deepEqual(up.summary.resourceChanges, { update: 1, same: 5 });
+    assert.deepEqual(up.summary.resourceChanges, { update: 1, same: 6 });
     const vault = await emulator.client.vaults.get(vaultIds.get("treasury")!);
     assert.equal(vault.name, NAMES.treasury);
     assert.equal((await stateResources(stack, VAULT_TYPE)).get("treasury")?.id, vault.id, "same vault");
+  });
+
+  it("a reverted replace gives back the original vault: same id, same address, no third vault", async () => {
+    const original = await emulator.client.vaults.get(vaultIds.get("ops")!);
+    desired.vaults!.ops = { name: NAMES.ops, type: "evm" };
+    await declare(stack, desired);
+    const replaced = await stack.up();
+    assert.equal(replaced.summary.resourceChanges?.replace, 1);
+    const replacementId = (await stateResources(stack, VAULT_TYPE)).get("ops")?.id;
+    assert.notEqual(replacementId, original.id);
+
+    // The pull request is reverted.
+    desired.vaults!.ops = { name: NAMES.ops, type: "solana" };
+    await declare(stack, desired);
+    const reverted = await stack.up();
+
+    assert.equal(reverted.summary.resourceChanges?.replace, 1);
+    const back = (await stateResources(stack, VAULT_TYPE)).get("ops");
+    assert.equal(back?.id, original.id, "the original vault is back");
+    assert.equal(back?.outputs?.address, (original as { address?: string }).address);
+    const live = await emulator.client.vaults.get(original.id);
+    assert.equal(live.state, "active");
+    assert.equal(live.name, NAMES.ops);
+    const named = await emulator.client.vaults.list({ vault_states: ["active", "archived"], size: 100 });
+    assert.deepEqual(
+      named.vaults
+        .filter((v) => v.name.startsWith(NAMES.ops))
+        .map((v) => v.id)
+        .sort(),
+      [original.id, replacementId].sort(),
+      "two vaults in all",
+    );
   });
 
   it("an address rename is an update, and a new address type replaces the address", async () => {

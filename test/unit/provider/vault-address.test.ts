@@ -175,4 +175,67 @@ describe("VaultAddress (emulator)", () => {
       [id],
     );
   });
+
+  describe("the default name (the resource name, when the program declares none)", () => {
+    const byDefault = (name: string) => ({ vaultId, name, nameIsDefault: true });
+
+    it("names the address after the resource and says so in the outputs", async () => {
+      const { id, outs } = await create(byDefault("btc-deposits"));
+      assert.equal(outs.name, "btc-deposits");
+      assert.equal(outs.nameIsDefault, true);
+      assert.deepEqual(
+        (await addressesNamed("btc-deposits")).map((a) => a.id),
+        [id],
+      );
+    });
+
+    for (const kind of ["after_commit_500", "after_commit_reset"] as const) {
+      it(`${kind} on create: reconciled by the default name, never a second address`, async () => {
+        const before = (await bed.client.vaults.addresses.list(vaultId, {})).total;
+        await bed.emulator.control.setFaults({
+          rules: [{ kind, rate: 1, route: "createVaultAddress", count: 1 }],
+        });
+        const { id } = await create(byDefault("lost-answer"));
+        assert.deepEqual(
+          (await addressesNamed("lost-answer")).map((a) => a.id),
+          [id],
+        );
+        assert.equal((await bed.client.vaults.addresses.list(vaultId, {})).total, before + 1);
+      });
+    }
+
+    it("destroy then up adopts the same address: same id, same address", async () => {
+      const first = await create(byDefault("kept"));
+      assert.ok(vaultAddressProvider.delete);
+      await vaultAddressProvider.delete(first.id, first.outs);
+      const again = await create(byDefault("kept"));
+      assert.equal(again.id, first.id);
+      assert.equal(again.outs.address, first.outs.address);
+      assert.equal(again.outs.acquisition, "adopted");
+    });
+
+    it("never renames an address that has a name of its own (state of an earlier release, or a removed name)", async () => {
+      const { id, outs } = await create({ vaultId }); // the API picked its name, as before default names
+      const news = { ...byDefault("legacy"), __provider: "t" };
+      assert.ok(vaultAddressProvider.diff && vaultAddressProvider.update);
+      assert.deepEqual(await vaultAddressProvider.diff(id, outs, news), { changes: false });
+      const updated = (await vaultAddressProvider.update(id, outs, news)).outs as Outs;
+      assert.equal(updated.name, outs.name);
+      assert.equal(updated.nameIsDefault, undefined);
+    });
+
+    it("a default name renamed out of band is drift, and update renames it back", async () => {
+      const { id, outs } = await create(byDefault("home"));
+      await bed.client.vaults.addresses.rename(id, "moved");
+      assert.ok(vaultAddressProvider.read && vaultAddressProvider.diff && vaultAddressProvider.update);
+      const read = await vaultAddressProvider.read(id, outs);
+      const live = read.props as Outs;
+      assert.equal(live.name, "moved");
+      assert.equal(live.nameIsDefault, true);
+      const news = { ...byDefault("home"), __provider: "t" };
+      assert.deepEqual(await vaultAddressProvider.diff(id, live, news), { changes: true });
+      const repaired = (await vaultAddressProvider.update(id, live, news)).outs as Outs;
+      assert.equal(repaired.name, "home");
+    });
+  });
 });

@@ -111,6 +111,33 @@ describe("Vault create and delete (emulator)", () => {
       // The emulator keeps archived names reserved, so the old vault moved out of the way.
       assert.equal(archived.name, `Cold (archived ${old.id.slice(0, 8)})`);
     });
+    it("reverting a replace gives back the original vault (same id and address), and back again", async () => {
+      const original = await create({ name: "Cold", type: "utxo", chain: "bitcoin_mainnet" });
+      await destroy(original.id, original.outs);
+      const replacement = await create({ name: "Cold", type: "utxo", chain: "dogecoin_mainnet" });
+      // The pull request is reverted: the engine replaces again, archiving the replacement first.
+      await destroy(replacement.id, replacement.outs);
+      const reverted = await create({ name: "Cold", type: "utxo", chain: "bitcoin_mainnet" });
+      assert.equal(reverted.id, original.id);
+      assert.equal(reverted.outs.address, original.outs.address);
+      assert.equal(reverted.outs.name, "Cold");
+      assert.equal(reverted.outs.state, "active");
+      assert.equal(reverted.outs.acquisition, "restored");
+      // And the revert of the revert gives back the replacement.
+      await destroy(reverted.id, reverted.outs);
+      const again = await create({ name: "Cold", type: "utxo", chain: "dogecoin_mainnet" });
+      assert.equal(again.id, replacement.id);
+      assert.equal(again.outs.address, replacement.outs.address);
+      const all = await bed.client.vaults.list({ vault_states: ["active", "archived"], size: 100 });
+      assert.deepEqual(
+        all.vaults
+          .filter((v) => v.name.startsWith("Cold"))
+          .map((v) => `${v.id}:${v.state}`)
+          .sort(),
+        [`${original.id}:archived`, `${replacement.id}:active`].sort(),
+        "two vaults in all, never a third",
+      );
+    });
   });
 
   describe("a vault that already has the name", () => {
