@@ -3,9 +3,10 @@
 # and a throwaway file:// backend, and checks that each behaves as it must in CI:
 #   1. deploy.yml  (a merge to main):  pulumi up
 #   2. preview.yml (a pull request):   pulumi preview, with a read-only token
-#   3. drift.yml   (nightly):          pulumi preview --refresh --expect-no-changes, with a read-only token
+#   3. drift.yml   (nightly):          pulumi preview --refresh --run-program --expect-no-changes, read-only token
 #   4. someone renames a vault in the console; the drift check must now fail
 #   5. deploy.yml again repairs it, and the drift check passes
+#   6. both tokens are rotated (a new repository secret); deploy and the drift check work with the new ones
 # Needs Node.js >= 20.19 and the Pulumi CLI on PATH. Works in a copy of this example (after `npm ci`) and
 # inside the pulumi-custody repository (after `npm run build`). Leaves nothing behind.
 set -euo pipefail
@@ -72,8 +73,12 @@ CUSTODY_ACCESS_TOKEN="$write_token" pulumi up --stack "$stack" --yes --skip-prev
 step "preview.yml (pull request): pulumi preview, read-only token"
 CUSTODY_ACCESS_TOKEN="$read_token" pulumi preview --stack "$stack" --diff --non-interactive
 
-step "drift.yml (nightly): pulumi preview --refresh --expect-no-changes, read-only token"
-CUSTODY_ACCESS_TOKEN="$read_token" pulumi preview --stack "$stack" --refresh --expect-no-changes --non-interactive
+drift_check() { # the command of drift.yml
+  CUSTODY_ACCESS_TOKEN="$read_token" pulumi preview --stack "$stack" --refresh --run-program --expect-no-changes "$@" --non-interactive
+}
+
+step "drift.yml (nightly): pulumi preview --refresh --run-program --expect-no-changes, read-only token"
+drift_check
 
 step "Someone renames the payments vault in the console"
 vault_id="$(pulumi stack output vaultIds --stack "$stack" --json | node -e 'process.stdout.write(JSON.parse(require("fs").readFileSync(0, "utf8")).payments)')"
@@ -86,7 +91,7 @@ SDK="$package/dist/sdk" TOKEN="$write_token" VAULT_ID="$vault_id" node -e '
     .finally(() => client.close());'
 
 step "drift.yml (nightly): the drift check must fail now"
-if CUSTODY_ACCESS_TOKEN="$read_token" pulumi preview --stack "$stack" --refresh --expect-no-changes --diff --non-interactive; then
+if drift_check --diff; then
   echo "run-local: the drift check passed although a vault was renamed out of band" >&2
   exit 1
 fi
@@ -94,7 +99,22 @@ echo "drift detected: the nightly workflow would fail and notify"
 
 step "deploy.yml again: pulumi up --refresh repairs the drift"
 CUSTODY_ACCESS_TOKEN="$write_token" pulumi up --stack "$stack" --refresh --yes --skip-preview --non-interactive
-CUSTODY_ACCESS_TOKEN="$read_token" pulumi preview --stack "$stack" --refresh --expect-no-changes --non-interactive
+drift_check
+
+step "Both tokens are rotated: the old ones are refused from now on, the secrets hold the new ones"
+rotate() { # $1 = access | viewer; prints the new token
+  CONTROL="$(field controlToken)" WHICH="$1" node -e '
+    fetch(`${process.env.CUSTODY_BASE_URL}/__emulator/tokens/rotate`, {
+      method: "POST",
+      headers: { "x-emulator-control-token": process.env.CONTROL, "content-type": "application/json" },
+      body: JSON.stringify({ token: process.env.WHICH }),
+    }).then((r) => r.json()).then((b) => process.stdout.write(b.accessToken));'
+}
+write_token="$(rotate access)"
+read_token="$(rotate viewer)"
+drift_check
+CUSTODY_ACCESS_TOKEN="$write_token" pulumi up --stack "$stack" --refresh --yes --skip-preview --non-interactive
+echo "token rotation: nothing to change in the state, the new secrets just work"
 
 echo
 echo "run-local: every workflow step behaved as in CI"

@@ -3,7 +3,7 @@
  * (stack config) or from the environment, and reused for every resource of that process.
  */
 import { CustodyClient } from "../../sdk";
-import { type ConfigLookup, type CustodySettings, resolveSettings } from "../config";
+import { type ConfigLookup, type CustodySettings, resolveSettings, SETTINGS } from "../config";
 
 /** What `configure()` receives: the dynamic provider's `Config`, or a plain `{ "custody:baseUrl": … }` map. */
 export type ProviderConfig = { get(key: string): unknown } | Record<string, unknown>;
@@ -25,6 +25,12 @@ export function configure(config: ProviderConfig | undefined): void {
     const map = { ...(config as Record<string, unknown>) };
     lookup = (key) => map[key];
   }
+}
+
+/** Whether a setting comes from the configured stack config (rather than the environment). */
+export function settingFromConfig(name: keyof CustodySettings): boolean {
+  const value = lookup(SETTINGS[name].configKey);
+  return value !== undefined && value !== null && String(value).trim() !== "";
 }
 
 /** The settings in force: configured stack config first, then the environment. */

@@ -5,6 +5,7 @@
  *
  * It must handle every state shape any release ever wrote: outputs are read tolerantly.
  */
+import { readyClient } from "./ready-client";
 import { checkVaultAddress, diffVaultAddress } from "./vault-address-check-diff";
 import {
   createVaultAddress,
@@ -22,13 +23,24 @@ import type { VaultInputs } from "./vault-types";
 export { configure, currentSettings, type ProviderConfig } from "./client";
 export { type NoticeSink, setNoticeSink } from "./notify";
 export { PartialCreateError } from "./partial-create-error";
+export { CustodySettingsError, forgetVerifiedSettings } from "./ready-client";
 export { UNKNOWN } from "./unknown";
 export type * from "./vault-address-types";
 export type * from "./vault-types";
 
+/**
+ * `check` runs during `preview` too: once the inputs are valid, the settings are shown to work (one call per
+ * process), so wrong credentials fail the preview rather than the `up`.
+ */
+async function checked<T extends { failures?: unknown[] }>(result: T): Promise<T> {
+  if (!result.failures?.length) await readyClient();
+  return result;
+}
+
 /** The Vault provider methods (`pulumi-nodejs:dynamic/custody:Vault`). */
 export const vault = {
-  check: async (olds: Record<string, unknown>, news: Record<string, unknown>) => checkVault(olds, news),
+  check: async (olds: Record<string, unknown>, news: Record<string, unknown>) =>
+    checked(checkVault(olds, news)),
   diff: async (id: string, olds: Record<string, unknown>, news: Record<string, unknown>) =>
     diffVault(id, olds, news),
   create: (inputs: Record<string, unknown>) => createVault(inputs as unknown as VaultInputs),
@@ -41,7 +53,7 @@ export const vault = {
 /** The VaultAddress provider methods (`pulumi-nodejs:dynamic/custody:VaultAddress`). */
 export const vaultAddress = {
   check: async (olds: Record<string, unknown>, news: Record<string, unknown>) =>
-    checkVaultAddress(olds, news),
+    checked(checkVaultAddress(olds, news)),
   diff: (id: string, olds: Record<string, unknown>, news: Record<string, unknown>) =>
     diffVaultAddress(id, olds, news),
   create: (inputs: Record<string, unknown>) => createVaultAddress(inputs as unknown as VaultAddressInputs),

@@ -15,8 +15,8 @@ import {
   isSafeToRepeat,
   retryAfterSeconds,
 } from "./api-errors";
-import { custodyClient } from "./client";
 import { notifyUser } from "./notify";
+import { readyClient } from "./ready-client";
 import { nameToApply } from "./vault-address-check-diff";
 import type { AddressAcquisition, VaultAddressInputs, VaultAddressOutputs } from "./vault-address-types";
 import { withoutUndefined } from "./vault-outputs";
@@ -100,7 +100,7 @@ async function addressNamed(
 export async function createVaultAddress(
   inputs: VaultAddressInputs,
 ): Promise<{ id: string; outs: VaultAddressOutputs }> {
-  const client = custodyClient();
+  const client = await readyClient();
   const { vaultId, addressType } = inputs;
   if (inputs.name !== undefined) {
     const existing = await addressNamed(client, vaultId, inputs.name);
@@ -186,7 +186,7 @@ export async function readVaultAddress(
   id: string,
   props: Record<string, unknown>,
 ): Promise<{ id?: string; props?: VaultAddressOutputs; inputs?: Record<string, unknown> }> {
-  const client = custodyClient();
+  const client = await readyClient();
   const vaultId = String(props.vaultId);
   const found = await findById(
     client,
@@ -235,7 +235,7 @@ export async function updateVaultAddress(
   olds: Record<string, unknown>,
   news: VaultAddressInputs,
 ): Promise<{ outs: VaultAddressOutputs }> {
-  const client = custodyClient();
+  const client = await readyClient();
   const vaultId = news.vaultId;
   let found = await findById(
     client,

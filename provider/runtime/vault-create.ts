@@ -9,8 +9,8 @@
  */
 import type { CustodyClient } from "../../sdk";
 import { describeError, isConflict, isOutcomeUnknown, isSafeToRepeat, retryAfterSeconds } from "./api-errors";
-import { custodyClient } from "./client";
 import { PartialCreateError } from "./partial-create-error";
+import { readyClient } from "./ready-client";
 import { type ApiVault, mismatch, nameHolder, restorable, vaultsNamed } from "./vault-lookup";
 import { reconcileVaultGroups } from "./vault-membership";
 import { vaultOutputs } from "./vault-outputs";
@@ -25,7 +25,7 @@ const RECONCILE_LOOKUPS = 3;
 
 /** Creates (or restores, or adopts) the declared vault. */
 export async function createVault(inputs: VaultInputs): Promise<{ id: string; outs: VaultOutputs }> {
-  const client = custodyClient();
+  const client = await readyClient();
   const { vault, acquisition } = await acquireVault(client, inputs);
 
   // From here on the vault exists: a failure is reported with its id, so the engine keeps it in state and the

@@ -8,7 +8,7 @@
  */
 import type { CustodyClient } from "../../sdk";
 import { describeError, isConflict, isNotFound } from "./api-errors";
-import { custodyClient } from "./client";
+import { readyClient } from "./ready-client";
 import { type ApiVault, nameHolder, vaultsNamed } from "./vault-lookup";
 import { confirmPendingProposal, reconcileVaultGroups } from "./vault-membership";
 import { carriedFromOutputs, liveInputs, vaultOutputs } from "./vault-outputs";
@@ -32,7 +32,7 @@ export async function readVault(
   id: string,
   props: Record<string, unknown>,
 ): Promise<{ id?: string; props?: VaultOutputs; inputs?: Record<string, unknown> }> {
-  const client = custodyClient();
+  const client = await readyClient();
   const vault = await getVault(client, id);
   if (!vault) return {};
   const carried = carriedFromOutputs(props, "created");
@@ -47,7 +47,7 @@ export async function updateVault(
   olds: Record<string, unknown>,
   news: VaultInputs,
 ): Promise<{ outs: VaultOutputs }> {
-  const client = custodyClient();
+  const client = await readyClient();
   let vault = await getVault(client, id);
   if (!vault) {
     throw new Error(
@@ -99,7 +99,7 @@ async function rename(client: CustodyClient, vault: ApiVault, name: string): Pro
 
 /** Destroy: archives the vault. Missing or already archived is success. */
 export async function deleteVault(id: string, _props: Record<string, unknown>): Promise<void> {
-  const client = custodyClient();
+  const client = await readyClient();
   const vault = await getVault(client, id);
   if (!vault || vault.state === "archived") return;
   try {

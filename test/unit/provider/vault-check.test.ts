@@ -3,6 +3,7 @@
 import * as assert from "node:assert/strict";
 import { UNKNOWN } from "../../../provider/runtime";
 import { vaultAddressProvider, vaultProvider } from "../../../provider/shims";
+import { type ProviderTestbed, startProviderTestbed } from "../../support/provider-emulator";
 
 const GROUP_A = "11111111-1111-4111-8111-111111111111";
 const GROUP_B = "22222222-2222-4222-8222-222222222222";
@@ -26,6 +27,12 @@ function failuresOf(result: { failures?: Failure[] }): Failure[] {
 }
 
 describe("provider check", () => {
+  // Valid inputs are followed by one check of the settings, so the runtime talks to an emulator.
+  let bed: ProviderTestbed;
+  before(async () => {
+    bed = await startProviderTestbed();
+  });
+  after(async () => bed.close());
   describe("Vault: each bad input is a failure naming its property", () => {
     const cases: Array<{ title: string; inputs: Record<string, unknown>; property: string; reason: RegExp }> =
       [

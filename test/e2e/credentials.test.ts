@@ -1,0 +1,136 @@
+// Credentials as a pipeline meets them, with the real engine: a token rotated in stack config, a read-only
+// token given through the environment (the gitops example), and wrong settings, which must fail `preview`
+// early with one clear message.
+import * as assert from "node:assert/strict";
+import type { Stack } from "@pulumi/pulumi/automation";
+import { declare, fixtureStack, startTestEmulator, type TestEmulator } from "../support/e2e-custody";
+import { disposeLocalStack, enginePaths } from "../support/pulumi-engine";
+
+const desired = {
+  vaults: {
+    main: { name: "e2e-credentials Main", type: "evm" },
+    cold: { name: "e2e-credentials Cold", type: "utxo", chain: "bitcoin_testnet" },
+  },
+  addresses: { deposits: { vault: "cold", addressType: "segwit" } },
+};
+
+/** What a failed CLI run printed. */
+function outputOf(err: unknown): string {
+  const e = err as { stdout?: string; stderr?: string; message?: string };
+  return `${e.stdout ?? ""}\n${e.stderr ?? ""}\n${e.message ?? ""}`;
+}
+
+async function rejection(run: Promise<unknown>): Promise<string> {
+  const outcome = await run.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  assert.ok(outcome, "the operation was expected to fail");
+  return outputOf(outcome);
+}
+
+describe("credentials (real engine, emulator)", () => {
+  let emulator: TestEmulator;
+  let stack: Stack;
+
+  before(async function () {
+    this.timeout(10 * 60_000);
+    await enginePaths();
+    emulator = await startTestEmulator();
+    stack = await fixtureStack(emulator, "credentials");
+    await declare(stack, desired);
+    await stack.up();
+  });
+
+  after(async () => {
+    if (stack) await disposeLocalStack(stack);
+    if (emulator) await emulator.stop();
+  });
+
+  describe("a token rotated in stack config", () => {
+    let fresh: string;
+    before(async () => {
+      fresh = await emulator.control.rotateToken();
+      await stack.setConfig("custody:accessToken", { value: fresh, secret: true });
+    });
+
+    it("the documented drift check passes: preview --refresh --run-program --expect-no-changes", async () => {
+      const preview = await stack.preview({ refresh: true, runProgram: true, expectNoChanges: true });
+      assert.deepEqual(preview.changeSummary, { same: 4 });
+    });
+
+    it("without --run-program, refresh uses the token in the state: one message says so, no stack trace", async () => {
+      const output = await rejection(stack.preview({ refresh: true, expectNoChanges: true }));
+      assert.match(
+        output,
+        /refused the access token from stack config custody:accessToken \(401 Unauthorized\)/,
+      );
+      assert.match(output, /--run-program/);
+      // In full for one resource (and its echo on the provider's stderr); the others point to it in one line.
+      const diagnostics = output.slice(output.indexOf("Diagnostics:"), output.indexOf("Resources:"));
+      assert.equal(diagnostics.match(/refused the access token/g)?.length, 2, diagnostics);
+      assert.match(diagnostics, /custody:accessToken does not work \(the first error of this run says why/);
+      assert.doesNotMatch(output, /at RequestPipeline|at errorFromResponse|request-pipeline\.[jt]s/);
+    });
+
+    it("the same refresh works when CUSTODY_ACCESS_TOKEN holds the new token", async () => {
+      stack.workspace.envVars.CUSTODY_ACCESS_TOKEN = fresh;
+      try {
+        const preview = await stack.preview({ refresh: true, expectNoChanges: true });
+        assert.match(
+          preview.stdout,
+          /custody:accessToken was refused \(401\), so CUSTODY_ACCESS_TOKEN is used/,
+        );
+      } finally {
+        delete stack.workspace.envVars.CUSTODY_ACCESS_TOKEN;
+      }
+    });
+
+    it("after one up, the plain drift check works again", async () => {
+      await stack.up();
+      await stack.preview({ refresh: true, expectNoChanges: true });
+    });
+  });
+
+  it("a read-only token through the environment, as in the gitops example, passes the drift check", async () => {
+    await stack.removeConfig("custody:accessToken");
+    const viewer = await emulator.control.rotateToken("viewer");
+    stack.workspace.envVars.CUSTODY_ACCESS_TOKEN = viewer;
+    try {
+      // The state still records the token of the last up; refresh with --run-program uses the current setting.
+      await stack.preview({ refresh: true, runProgram: true, expectNoChanges: true });
+    } finally {
+      delete stack.workspace.envVars.CUSTODY_ACCESS_TOKEN;
+      await stack.setConfig("custody:accessToken", { value: emulator.accessToken, secret: true });
+    }
+  });
+
+  describe("wrong settings fail preview before anything changes, naming the setting", () => {
+    const changed = { vaults: { ...desired.vaults, extra: { name: "e2e-credentials Extra", type: "evm" } } };
+    beforeEach(async () => declare(stack, { ...desired, ...changed }));
+    afterEach(async () => {
+      await stack.setConfig("custody:accessToken", { value: emulator.accessToken, secret: true });
+      await stack.setConfig("custody:baseUrl", { value: emulator.baseUrl });
+      await declare(stack, desired);
+    });
+
+    it("a wrong token", async () => {
+      await stack.setConfig("custody:accessToken", { value: "wrong-token", secret: true });
+      const output = await rejection(stack.preview());
+      assert.match(output, /refused the access token from stack config custody:accessToken/);
+      assert.doesNotMatch(output, /wrong-token/);
+    });
+
+    it("a base URL that does not serve the API", async () => {
+      await stack.setConfig("custody:baseUrl", { value: `${emulator.baseUrl}/not-the-api` });
+      const output = await rejection(stack.preview());
+      assert.match(output, /does not serve the custody API: GET \/api\/v1\/vaults answered 404/);
+    });
+
+    it("plain http to a host that is not loopback", async () => {
+      await stack.setConfig("custody:baseUrl", { value: "http://custody.example.com" });
+      const output = await rejection(stack.preview());
+      assert.match(output, /Invalid custody:baseUrl .*plain http/);
+    });
+  });
+});

@@ -1,0 +1,131 @@
+// The settings are checked once per provider process with one cheap authenticated call, from `check`, so a
+// wrong token, a wrong base URL or plain http to a remote host fails the preview with one clear message.
+import * as assert from "node:assert/strict";
+import { createServer } from "node:net";
+import { type RunningEmulator, startEmulator } from "../../../emulator";
+import {
+  CustodySettingsError,
+  configure,
+  forgetVerifiedSettings,
+  setNoticeSink,
+} from "../../../provider/runtime";
+import { vaultProvider } from "../../../provider/shims";
+
+const VALID = { name: "Settings Check", type: "evm", __provider: "t" };
+
+async function check(): Promise<unknown> {
+  assert.ok(vaultProvider.check);
+  return vaultProvider.check({}, VALID).catch((err: unknown) => err);
+}
+
+/** A loopback port with nothing listening. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe("provider settings check (emulator)", () => {
+  let emulator: RunningEmulator;
+  const notices: string[] = [];
+  let restoreSink: () => void;
+  const savedEnv = process.env.CUSTODY_ACCESS_TOKEN;
+  before(async () => {
+    emulator = await startEmulator({ port: 0 });
+    restoreSink = setNoticeSink((message) => {
+      notices.push(message);
+    });
+  });
+  after(async () => {
+    restoreSink();
+    configure(undefined);
+    await emulator.close();
+  });
+  beforeEach(() => {
+    forgetVerifiedSettings();
+    notices.length = 0;
+    delete process.env.CUSTODY_ACCESS_TOKEN;
+  });
+  afterEach(() => {
+    if (savedEnv === undefined) delete process.env.CUSTODY_ACCESS_TOKEN;
+    else process.env.CUSTODY_ACCESS_TOKEN = savedEnv;
+  });
+
+  const settings = (overrides: Record<string, string>) =>
+    configure({
+      "custody:baseUrl": emulator.baseUrl,
+      "custody:accessToken": emulator.accessToken,
+      "custody:requestsPerMinute": "0",
+      "custody:maxRetries": "0",
+      ...overrides,
+    });
+
+  it("valid settings: check passes, after exactly one call to the API", async () => {
+    settings({});
+    const before = (await emulator.control.listRequests()).length;
+    assert.ok(!((await check()) instanceof Error));
+    assert.ok(!((await check()) instanceof Error));
+    const calls = (await emulator.control.listRequests()).slice(before);
+    assert.deepEqual(
+      calls.map((r) => `${r.method} ${r.path} ${r.status}`),
+      ["GET /api/v1/vaults 200"],
+    );
+  });
+
+  it("a refused token fails check: one message naming custody:accessToken and --run-program, no stack", async () => {
+    settings({ "custody:accessToken": "not-a-valid-token" });
+    const first = await check();
+    assert.ok(first instanceof CustodySettingsError);
+    assert.equal(first.setting, "custody:accessToken");
+    assert.match(first.message, /refused the access token from stack config custody:accessToken \(401/);
+    assert.match(first.message, /pulumi config set --secret custody:accessToken/);
+    assert.match(first.message, /--run-program/);
+    assert.doesNotMatch(first.message, /not-a-valid-token/);
+    assert.equal(first.stack, "");
+    // The next resources say it in one line.
+    const second = await check();
+    assert.ok(second instanceof CustodySettingsError);
+    assert.match(second.message, /^custody:accessToken does not work \(the first error of this run says why/);
+  });
+
+  it("a base URL that is not the API fails check and names custody:baseUrl", async () => {
+    settings({ "custody:baseUrl": `${emulator.baseUrl}/wrong-prefix` });
+    const err = await check();
+    assert.ok(err instanceof CustodySettingsError);
+    assert.equal(err.setting, "custody:baseUrl");
+    assert.match(err.message, /does not serve the custody API: GET \/api\/v1\/vaults answered 404/);
+  });
+
+  it("a base URL where nothing listens fails check: cannot be reached", async () => {
+    settings({ "custody:baseUrl": `http://127.0.0.1:${await closedPort()}` });
+    const err = await check();
+    assert.ok(err instanceof CustodySettingsError);
+    assert.match(err.message, /cannot be reached: .*Check custody:baseUrl \(or CUSTODY_BASE_URL\)/);
+  });
+
+  it("plain http to a remote host fails check before anything is sent", async () => {
+    settings({ "custody:baseUrl": "http://custody.example.com" });
+    const err = await check();
+    assert.ok(err instanceof CustodySettingsError);
+    assert.equal(err.setting, "custody:baseUrl");
+    assert.match(err.message, /plain http/);
+  });
+
+  it("a recorded token refused after a rotation: CUSTODY_ACCESS_TOKEN is used instead, with a warning", async () => {
+    const stale = emulator.accessToken;
+    const fresh = await emulator.control.rotateToken();
+    try {
+      settings({ "custody:accessToken": stale });
+      process.env.CUSTODY_ACCESS_TOKEN = fresh;
+      assert.ok(!((await check()) instanceof Error));
+      assert.match(
+        notices.join("\n"),
+        /custody:accessToken was refused \(401\), so CUSTODY_ACCESS_TOKEN is used/,
+      );
+    } finally {
+      await emulator.control.reset("default");
+    }
+  });
+});
