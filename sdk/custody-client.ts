@@ -14,6 +14,7 @@ import {
   type CustodyLogger,
   type EndpointResponse,
   type RequestArgs,
+  type RequestEvent,
   RequestPipeline,
 } from "./request-pipeline";
 import { Blockchains } from "./resources/blockchains";
@@ -65,6 +66,11 @@ export interface CustodyClientOptions {
   logger?: CustodyLogger;
   /** Pages fetched in parallel by `listAll` after the first; default 4. */
   listConcurrency?: number;
+  /**
+   * Called after every attempt with its method, path (no query string), status or failure, duration and the
+   * time the rate limiter held it; for tracing and for noticing waits. Never receives credentials.
+   */
+  onRequest?: (event: RequestEvent) => void;
   /** Fine-tuning of retries and rate limiting, and injection points for tests. */
   advanced?: CustodyClientAdvancedOptions;
 }
@@ -167,6 +173,7 @@ export class CustodyClient {
       }`,
       responseValidation,
       logger: options.logger,
+      onRequest: options.onRequest,
       now,
       sleep,
       secrets,

@@ -59,6 +59,27 @@ export interface CustodyLogger {
   warn?(message: string, fields: Record<string, unknown>): void;
 }
 
+/**
+ * One attempt of a call, as the `onRequest` hook sees it. It holds no header, body or query string, so no
+ * credential can reach a log through it.
+ */
+export interface RequestEvent {
+  /** HTTP method. */
+  method: string;
+  /** Path with its ids filled in, without the query string, e.g. `/api/v1/vaults/…/name`. */
+  path: string;
+  /** Attempt number of this call, from 1. */
+  attempt: number;
+  /** HTTP status; absent when no response arrived. */
+  status?: number;
+  /** Why no response arrived: `connect` (nothing sent), `connection-lost`, `timeout` or `aborted`. */
+  failure?: string;
+  /** Time from sending to the response (or failure), ms. */
+  durationMs: number;
+  /** Time the client-side rate limiter held the attempt before it was sent, ms. */
+  queuedMs: number;
+}
+
 /** The transport as the pipeline uses it (an interface, so tests could substitute one). */
 export interface Transport {
   /** Sends one request; throws `TransportFailure` when no response arrived. */
@@ -76,6 +97,8 @@ export interface RequestPipelineOptions {
   userAgent: string;
   responseValidation: "throw" | "warn";
   logger?: CustodyLogger;
+  /** Called after every attempt (see {@link RequestEvent}); errors it throws are ignored. */
+  onRequest?: (event: RequestEvent) => void;
   now: () => number;
   sleep: Sleep;
   /** Strings scrubbed from anything the service sends back into an error. */
@@ -195,8 +218,11 @@ export class RequestPipeline {
   ): Promise<unknown> {
     for (let attempt = 1; ; attempt++) {
       let res: TransportResponse;
+      const queuedAt = this.#o.now();
+      let sentAt = queuedAt;
       try {
         await this.#o.limiter?.acquire(signal);
+        sentAt = this.#o.now();
         const headers = { ...baseHeaders };
         if (spec.signed) {
           // A fresh timestamp per attempt (the signature is valid for a short window) over the same bytes.
@@ -207,6 +233,7 @@ export class RequestPipeline {
         res = await this.#o.transport.send({ method: spec.method, url, headers, body: bodyText, signal });
       } catch (err) {
         const failure = toTransportFailure(err, signal);
+        this.#report(spec, path, attempt, queuedAt, sentAt, { failure: failure.kind });
         const delay = this.#o.retryPolicy.delayBeforeRetry(
           spec.retry,
           { kind: "transport", aborted: failure.kind === "aborted" },
@@ -223,6 +250,7 @@ export class RequestPipeline {
         continue;
       }
 
+      this.#report(spec, path, attempt, queuedAt, sentAt, { status: res.status });
       if (res.status >= 200 && res.status < 300) return this.#parseSuccess(name, spec, path, res, attempt);
 
       const failure: AttemptFailure = { kind: "status", status: res.status, headers: res.headers };
@@ -238,6 +266,29 @@ export class RequestPipeline {
         requestId: res.headers["x-request-id"],
       });
       await this.#wait(delay, signal, spec, path, attempt);
+    }
+  }
+
+  #report(
+    spec: EndpointSpec,
+    path: string,
+    attempt: number,
+    queuedAt: number,
+    sentAt: number,
+    outcome: { status?: number; failure?: string },
+  ): void {
+    if (!this.#o.onRequest) return;
+    try {
+      this.#o.onRequest({
+        method: spec.method,
+        path,
+        attempt,
+        ...outcome,
+        durationMs: Math.max(0, this.#o.now() - sentAt),
+        queuedMs: Math.max(0, sentAt - queuedAt),
+      });
+    } catch {
+      // A broken hook must not break the call.
     }
   }
 

@@ -2,8 +2,9 @@
  * The provider process's custody client: built on first use from the settings that `configure()` received
  * (stack config) or from the environment, and reused for every resource of that process.
  */
-import { CustodyClient } from "../../sdk";
+import { CustodyClient, DEFAULT_REQUESTS_PER_MINUTE } from "../../sdk";
 import { type ConfigLookup, type CustodySettings, resolveSettings, SETTINGS } from "../config";
+import { requestDiagnostics } from "./request-diagnostics";
 
 /** What `configure()` receives: the dynamic provider's `Config`, or a plain `{ "custody:baseUrl": … }` map. */
 export type ProviderConfig = { get(key: string): unknown } | Record<string, unknown>;
@@ -58,6 +59,7 @@ export function clientFor(settings: CustodySettings): CustodyClient {
       accessToken: settings.accessToken,
       ...(settings.maxRetries !== undefined ? { maxRetries: settings.maxRetries } : {}),
       ...(settings.requestsPerMinute !== undefined ? { requestsPerMinute: settings.requestsPerMinute } : {}),
+      onRequest: requestDiagnostics(settings.requestsPerMinute ?? DEFAULT_REQUESTS_PER_MINUTE),
     });
     clients.set(key, client);
   }
