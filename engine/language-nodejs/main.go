@@ -49,6 +49,9 @@ func main() {
 		fmt.Fprintf(os.Stderr, "pulumi-language-nodejs: could not listen: %v\n", err)
 		os.Exit(1)
 	}
+	if engineAddress != "" {
+		go watchEngine(engineAddress)
+	}
 	srv := grpc.NewServer()
 	pulumirpc.RegisterLanguageRuntimeServer(srv, &host{engineAddress: engineAddress})
 	// The engine reads the port from the first line of our stdout, then stops us by killing the
@@ -216,7 +219,11 @@ func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.R
 	cmd.Env = env
 	// Whatever the program prints is shown by the engine as the program's output.
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
-	err = cmd.Run()
+	if err = cmd.Start(); err == nil {
+		untrack := trackChild(cmd.Process)
+		err = cmd.Wait()
+		untrack()
+	}
 
 	var exitErr *exec.ExitError
 	switch {

@@ -4,6 +4,7 @@
  */
 import { CustodyClient, DEFAULT_REQUESTS_PER_MINUTE } from "../../sdk";
 import { type ConfigLookup, type CustodySettings, resolveSettings, SETTINGS } from "../config";
+import { exitWhenEngineIsGone } from "./provider-host";
 import { requestDiagnostics } from "./request-diagnostics";
 
 /** What `configure()` receives: the dynamic provider's `Config`, or a plain `{ "custody:baseUrl": … }` map. */
@@ -17,6 +18,7 @@ const clients = new Map<string, CustodyClient>();
  * call, so that a missing setting fails the resource operation with a clear message rather than the provider.
  */
 export function configure(config: ProviderConfig | undefined): void {
+  exitWhenEngineIsGone();
   if (config === undefined) {
     lookup = () => undefined;
   } else if (typeof (config as { get?: unknown }).get === "function") {

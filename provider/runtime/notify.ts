@@ -9,6 +9,7 @@
  * (tests, the program) notices go to stderr.
  */
 import * as path from "node:path";
+import { engineAddressOfHost } from "./provider-host";
 
 /** Receives every notice; tests replace it to assert what users would see. */
 export type NoticeSink = (message: string) => void | Promise<void>;
@@ -21,8 +22,8 @@ let engineLog: EngineLog | null | undefined;
 /** The engine's `Log` RPC, when this process is Pulumi's dynamic-provider host; else `null`. */
 function connectEngineLog(): EngineLog | null {
   const main = require.main?.filename ?? "";
-  const address = process.argv[2] ?? "";
-  if (!/dynamic-provider/.test(main) || !/^[\w.[\]:-]+:\d+$/.test(address)) return null;
+  const address = engineAddressOfHost();
+  if (address === undefined) return null;
   try {
     // The host's own copy of @pulumi/pulumi (beside its main module), else the one this package resolves.
     const manifest = (() => {
