@@ -3,7 +3,8 @@
 // touching the program: every declared vault managed, none duplicated, nothing adopted that this stack did not
 // create. The processes the CLI started must not outlive it.
 import * as assert from "node:assert/strict";
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_process";
+import { promisify } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
 import {
   apiVaultsNamed,
@@ -16,8 +17,9 @@ import {
   VAULT_TYPE,
   type VaultSpec,
 } from "../support/e2e-custody";
-import { disposeLocalStack, enginePaths } from "../support/pulumi-engine";
+import { disposeLocalStack, enginePaths, repoPath } from "../support/pulumi-engine";
 
+const execFileAsync = promisify(execFile);
 const vaults: Record<string, VaultSpec> = {};
 for (let i = 0; i < 6; i++) vaults[`v${i}`] = { name: `e2e-interrupted ${i}`, type: "evm" };
 const names = Object.values(vaults).map((v) => v.name);
@@ -123,32 +125,25 @@ describe("an interrupted up (real engine, emulator)", () => {
       30_000,
     );
 
-    // The documented recovery: release the dead run's lock, then up.
+    // The documented recovery: release the dead run's lock, recover the pending creates, then up.
     const env = { ...process.env, ...(ws.pulumiHome ? { PULUMI_HOME: ws.pulumiHome } : {}), ...ws.envVars };
     execFileSync(ws.pulumiCommand.command, ["cancel", "--yes", "--stack", stack.name, "--non-interactive"], {
       cwd: ws.workDir,
       env,
     });
-    const pending = (before.deployment.pending_operations ?? []) as Array<{ resource: { urn: string; inputs: { name: string } } }>;
-    const imports: string[] = [];
-    for (const op of pending) {
-      const vault = orphans.find((v) => v.name === op.resource.inputs.name);
-      if (vault) imports.push("--import-pending-creates", op.resource.urn, "--import-pending-creates", vault.id);
-    }
-    try {
-      console.log(
-        execFileSync(ws.pulumiCommand.command, ["refresh", "--yes", "--skip-preview", "--non-interactive", "--stack", stack.name, ...imports], {
-          cwd: ws.workDir,
-          env,
-          encoding: "utf8",
-        }),
-      );
-    } catch (err) {
-      console.log(String((err as { stdout?: string }).stdout), String((err as { stderr?: string }).stderr));
-    }
+    // Asynchronously: the emulator answering it runs in this process.
+    const { stdout: recovered } = await execFileAsync(
+      process.execPath,
+      [repoPath("dist", "provider", "recover-pending-creates-cli.js"), "--stack", stack.name],
+      { cwd: ws.workDir, env, encoding: "utf8" },
+    );
+    assert.match(recovered, /^adopted {2}urn:pulumi:.*Vault::v\d: vault "e2e-interrupted \d" exists/m);
+    assert.match(recovered, /Recovered: \d+ taken over, \d+ left for `pulumi up` to create/);
+    const adoptedCount = Number(/Recovered: (\d+) taken over/.exec(recovered)?.[1]);
+    assert.equal(adoptedCount, orphans.length, "every vault of the interrupted run is taken over");
 
     const up = await stack.up();
-    console.log(up.stdout.split("\n").slice(0, 12).join("\n"));
+    assert.equal(up.summary.result, "succeeded");
     const live = await apiVaultsNamed(emulator.client, names);
     const state = await stateResources(stack, VAULT_TYPE);
     assert.equal(state.size, names.length);
