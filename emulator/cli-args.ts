@@ -10,6 +10,8 @@ Options:
   --host <host>            interface to listen on (default 127.0.0.1)
   --port <port>            port, 0 for any free port (default 8787)
   --state-file <file>      persist state to this JSON file and load it on start
+  --state-write-delay <ms> wait for changes no request waits for, before writing them (default 50);
+                           an acknowledged write is always on disk before its answer
   --seed <default|empty>   seed data of a fresh state (default default)
   --latency-ms <ms>        latency added to every /api/v1 response (default 0)
   --fault-rate <p>         probability in [0,1] of a random fault per request (default 0)
@@ -45,6 +47,7 @@ export function parseCliArgs(argv: string[]): { help: true } | { help: false; op
         host: { type: "string" },
         port: { type: "string" },
         "state-file": { type: "string" },
+        "state-write-delay": { type: "string" },
         seed: { type: "string" },
         "latency-ms": { type: "string" },
         "fault-rate": { type: "string" },
@@ -69,6 +72,9 @@ export function parseCliArgs(argv: string[]): { help: true } | { help: false; op
   if (s("state-file") !== undefined) {
     if (!s("state-file")) throw new UsageError("--state-file must not be empty");
     options.stateFile = s("state-file");
+  }
+  if (s("state-write-delay") !== undefined) {
+    options.persistDebounceMs = int("state-write-delay", s("state-write-delay")!, 0, 3_600_000);
   }
   if (s("seed") !== undefined) {
     if (s("seed") !== "default" && s("seed") !== "empty") {

@@ -8,7 +8,13 @@ export {
 } from "./custody-client";
 export * from "./errors";
 export type { ListAllOptions } from "./pagination";
-export type { CallOptions, CustodyLogger, EndpointResponse, RequestArgs, RequestEvent } from "./request-pipeline";
+export type {
+  CallOptions,
+  CustodyLogger,
+  EndpointResponse,
+  RequestArgs,
+  RequestEvent,
+} from "./request-pipeline";
 export type { ListAllQuery } from "./resources/list-all-query";
 export type { CreateTransactionOptions } from "./resources/transactions";
 export * from "./schema";
