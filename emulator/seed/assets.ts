@@ -82,7 +82,8 @@ function nativeEntry(chain: ChainRecord): CatalogAsset {
       asset_identifier: {
         type: chain.chain_type,
         details: { type: "native", chain: chain.unique_id },
-        chain: { chain_type: chain.chain_type, unique_id: chain.unique_id },
+        // The enriched chain, with the fields the published schema requires.
+        chain,
       },
       name: chain.native_currency_name,
       symbol,
@@ -137,7 +138,7 @@ function tokenEntry([chainId, type, contract, name, symbol, decimals, spam]: Tok
       asset_identifier: {
         type: chain.chain_type,
         details: { type, token },
-        chain: { chain_type: chain.chain_type, unique_id: chainId },
+        chain,
       },
       name,
       symbol,
@@ -145,7 +146,9 @@ function tokenEntry([chainId, type, contract, name, symbol, decimals, spam]: Tok
       verified: !spam,
       is_spam: Boolean(spam),
       logo_url: `https://logos.custody-emulator.invalid/assets/${symbol.toLowerCase()}.svg`,
-      explorer_url: chain.blockchain_explorer?.asset_format_url?.replace("%s", contract),
+      explorer_url: chain.blockchain_explorer?.asset_format_url
+        ? `${chain.blockchain_explorer.asset_format_url}${contract}`
+        : undefined,
     },
   };
 }

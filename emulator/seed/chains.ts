@@ -19,9 +19,10 @@ function explorer(root: string, tx = "tx", address = "address", asset = "token")
     transaction_url: `${base}/${tx}`,
     address_url: `${base}/${address}`,
     root_url: `${base}/`,
-    transaction_format_url: `${base}/${tx}/%s`,
-    address_format_url: `${base}/${address}/%s`,
-    asset_format_url: `${base}/${asset}/%s`,
+    // The published schema types these as URIs: the prefix the id is appended to ("%s" is not a valid URI).
+    transaction_format_url: `${base}/${tx}/`,
+    address_format_url: `${base}/${address}/`,
+    asset_format_url: `${base}/${asset}/`,
   };
 }
 
@@ -275,15 +276,6 @@ const OTHER: OtherRow[] = [
   ["arch_mainnet", "arch", "Arch", "ARCH", "Arch", "https://explorer.arch.network", false],
   ["arch_testnet", "arch", "Arch Testnet", "ARCH", "Arch", "https://explorer.arch.network/testnet", true],
   ["canton_mainnet", "canton", "Canton", "CC", "Canton Coin", "https://lighthouse.cantonloop.com", false],
-  [
-    "canton_testnet",
-    "canton",
-    "Canton Testnet",
-    "CC",
-    "Canton Coin",
-    "https://lighthouse.testnet.cantonloop.com",
-    true,
-  ],
   ["solana_mainnet", "solana", "Solana", "SOL", "Solana", "https://explorer.solana.com", false],
   [
     "solana_devnet",
@@ -308,19 +300,9 @@ const OTHER: OtherRow[] = [
   ["stacks_mainnet", "stacks", "Stacks", "STX", "Stacks", "https://explorer.hiro.so", false],
   ["starknet_mainnet", "starknet", "Starknet", "STRK", "Starknet Token", "https://voyager.online", false],
   ["stellar_mainnet", "stellar", "Stellar", "XLM", "Lumen", "https://stellar.expert/explorer/public", false],
-  [
-    "stellar_testnet",
-    "stellar",
-    "Stellar Testnet",
-    "XLM",
-    "Lumen",
-    "https://stellar.expert/explorer/testnet",
-    true,
-  ],
   ["sui_mainnet", "sui", "Sui", "SUI", "Sui", "https://suiscan.xyz/mainnet", false],
   ["sui_testnet", "sui", "Sui Testnet", "SUI", "Sui", "https://suiscan.xyz/testnet", true],
   ["ton_mainnet", "ton", "TON", "TON", "Toncoin", "https://tonviewer.com", false],
-  ["ton_testnet", "ton", "TON Testnet", "TON", "Toncoin", "https://testnet.tonviewer.com", true],
   ["tron_mainnet", "tron", "Tron", "TRX", "Tronix", "https://tronscan.org/#", false],
   ["tron_shasta", "tron", "Tron Shasta", "TRX", "Tronix", "https://shasta.tronscan.org/#", true],
   ["bitcoin_mainnet", "utxo", "Bitcoin", "BTC", "Bitcoin", "https://mempool.space", false],

@@ -26,6 +26,7 @@ import {
 import { deterministicUuid } from "../prng";
 import type { Store } from "../state/store";
 import type { AddressRecord, VaultKey, VaultRecord } from "../state/types";
+import { nativeAssetOf } from "./assets";
 import { CHAINS } from "./chains";
 
 const EDDSA_TYPES = new Set(["solana", "aptos", "sui", "ton", "stellar", "canton"]);
@@ -134,12 +135,15 @@ export function buildVault(
     }
     case "cosmos": {
       f.main_address = publicKey.subarray(1, 21).toString("hex");
-      f.evm_address = evmAddress(publicKey);
+      // The published schema: hex without 0x, and secp256k1 (ethsecp256k1 is for ethermint chains).
+      f.evm_address = evmAddress(publicKey).slice(2);
       f.chains_addresses = CHAINS.filter((c) => c.chain_type === "cosmos").map((c) => ({
         type: "cosmos",
         chain: c.unique_id,
         address: cosmosAddress((c as { bech32_prefix: string }).bech32_prefix, publicKey),
-        key_type: "ecdsa_secp256k1",
+        hex_repr: publicKey.subarray(1, 21).toString("hex").toUpperCase(),
+        key_type: "secp256k1",
+        enriched_chain: c,
       }));
       break;
     }
@@ -156,7 +160,18 @@ export function buildVault(
         ["bitcoin_testnet_address", "bitcoin_testnet"],
       ] as const) {
         const address = utxoAddress(chain, "taproot", publicKey, 0).address;
-        f[key] = { address, balances: zeroBalances() };
+        // `UtxoAddressBalance` in the published schema: the address object, its balances, its priced asset.
+        const native = nativeAssetOf(chain);
+        f[key] = {
+          address: {
+            type: "utxo",
+            address,
+            address_type: "taproot",
+            chain: { chain_type: "utxo", unique_id: chain },
+          },
+          balances: zeroBalances(),
+          priced_asset: { type: "asset_price", asset_info: native?.info },
+        };
         vault.account_addresses.push(address);
       }
       break;
@@ -174,14 +189,15 @@ export function buildVault(
     case "safe":
       f.address = input.address;
       f.logo_url = "https://logos.custody-emulator.invalid/vaults/safe.svg";
-      f.change_request_id = null;
+      // Required (a string) by the published schema: the change request that connected the vault.
+      f.change_request_id = deterministicUuid("change-request", id);
       break;
     case "exchange":
       f.exchange_type = input.exchangeType ?? "binance";
       f.logo_url = `https://logos.custody-emulator.invalid/exchanges/${f.exchange_type}.svg`;
       f.is_balance_data_outdated = false;
       f.account = { type: "master", api_key: `emu-${id.slice(0, 8)}` };
-      f.change_request_id = null;
+      f.change_request_id = deterministicUuid("change-request", id);
       break;
     case "utxo": {
       const chain = input.chain ?? "bitcoin_mainnet";

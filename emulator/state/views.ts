@@ -75,6 +75,8 @@ export class Views {
     this.refresh();
     const { ...fields } = u as unknown as Json;
     for (const key of Object.keys(fields)) if (fields[key] === undefined) delete fields[key];
+    // Required for persons by the published schema, whatever seeded the record.
+    if (u.user_type === "person") fields.acknowledged_banners ??= [];
     if (u.user_type === "person" || u.user_type === "api_user") {
       const byState = this.userGroupsOfUser.get(u.id);
       const refs = (state: string) => (byState?.get(state) ?? []).map((id) => this.userGroupRef(id));
@@ -168,8 +170,8 @@ export class Views {
 
   /**
    * `Vault` (the union on `type`). `nativeChains` fills `native_assets` (the `positive_native_balance_chain_ids`
-   * filter). A pending change proposal is shown as `proposed_change` (not in the published schema; the real
-   * service exposes it through its user-actions interface).
+   * filter). Only properties the published schema defines: a pending change proposal is visible through the
+   * `vault_group_ids` list filter, and in full through the control API (`GET /__emulator/proposals`).
    */
   vault(v: VaultRecord, nativeChains?: readonly string[]): Json {
     const out: Json = {
@@ -181,6 +183,7 @@ export class Views {
       vault_group: this.vaultGroupRef(v.vault_group_ids[0] ?? this.store.defaultVaultGroupId),
       vault_groups: v.vault_group_ids.map((id) => this.vaultGroupRef(id)),
       is_external_signer: v.is_external_signer,
+      // Required by the published schema (though not among its properties).
       are_all_chains_disabled: false,
       state: v.state,
       type: v.type,
@@ -193,7 +196,6 @@ export class Views {
         master_public_key: { id: v.key.master_public_key_id, xpub: v.key.xpub },
       };
       out.origin_type = v.origin_type;
-      out.keyset = { id: v.key.master_public_key_id, name: "default", scope: "organization" };
     }
     if (v.key_holder) {
       out.key_holder = {
@@ -222,16 +224,6 @@ export class Views {
           );
         })
         .map((o) => this.ownedAsset(o));
-    }
-    const pending = this.store.pendingProposalOf(v.id);
-    if (pending) {
-      out.proposed_change = {
-        id: pending.id,
-        created_at: pending.created_at,
-        created_by: this.userRef(pending.created_by),
-        added_vault_groups: pending.added_vault_group_ids.map((id) => this.vaultGroupRef(id)),
-        removed_vault_groups: pending.removed_vault_group_ids.map((id) => this.vaultGroupRef(id)),
-      };
     }
     return out;
   }

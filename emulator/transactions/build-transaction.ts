@@ -99,7 +99,10 @@ function typeFields(store: Store, views: Views, vault: VaultRecord, body: Json):
           ? "0"
           : transferValue(store, vault, details.value as { type: string }, chain.unique_id as string),
         data: "",
-        parsed_data: null,
+        // The published schema requires an object: a native or token transfer calls no method.
+        parsed_data: isToken
+          ? { method: "transfer", method_arguments: [] }
+          : { method: "", method_arguments: [] },
         evm_transaction_type_details: isToken
           ? { type: "token_transfer", direction: "outgoing", recipient: to }
           : { type: "native_transfer", direction: "outgoing", is_internal: false },
@@ -129,7 +132,7 @@ function typeFields(store: Store, views: Views, vault: VaultRecord, body: Json):
             ? Buffer.from((data.hex_data ?? "").replace(/^0x/, ""), "hex").toString("base64")
             : (data?.raw_data ?? ""),
         hex_data: data?.type === "hex" ? data.hex_data : undefined,
-        parsed_data: null,
+        parsed_data: { method: "", method_arguments: [] },
         evm_transaction_type_details: details.to
           ? { type: "contract_call" }
           : { type: "contract_deployment" },
@@ -208,8 +211,8 @@ export function buildTransaction(
       {
         changed_at: now,
         previous_state: "waiting_for_approval",
+        // No `reason`: the published enum of reasons names failures only.
         new_state: "approved",
-        reason: "approved_by_policy",
       },
     ],
     managed_transaction_data: {

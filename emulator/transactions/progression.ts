@@ -111,7 +111,7 @@ export class TransactionProgression {
       const explorer = (
         body.chain as { blockchain_explorer?: { transaction_format_url?: string } } | undefined
       )?.blockchain_explorer?.transaction_format_url;
-      if (explorer) body.explorer_url = explorer.replace("%s", String(body.hash));
+      if (explorer) body.explorer_url = `${explorer}${String(body.hash)}`;
     }
     if (next === "mined" || next === "mined_reverted") {
       body.block = {

@@ -111,7 +111,7 @@ export class Vault extends pulumi.dynamic.Resource {
   declare readonly defaultAddressId: pulumi.Output<string | undefined>;
   /** Name the API gives the next address created without a name (utxo vaults). */
   declare readonly nextAddressName: pulumi.Output<string | undefined>;
-  /** EVM-style address of a cosmos vault. */
+  /** EVM-style address of a cosmos vault: 40 hex digits without `0x`, as the API gives it. */
   declare readonly evmAddress: pulumi.Output<string | undefined>;
   /** Bech32 address per chain unique id (cosmos vaults). */
   declare readonly chainAddresses: pulumi.Output<Record<string, string> | undefined>;

@@ -19,7 +19,7 @@ const NAMED_EVM =
     " ",
   );
 const OTHER =
-  "aptos_mainnet aptos_testnet aptos_movement_mainnet aptos_movement_testnet arch_mainnet arch_testnet canton_mainnet canton_testnet solana_mainnet solana_devnet solana_eclipse_mainnet solana_fogo_mainnet solana_fogo_testnet stacks_mainnet starknet_mainnet stellar_mainnet stellar_testnet sui_mainnet sui_testnet ton_mainnet ton_testnet tron_mainnet tron_shasta bitcoin_mainnet bitcoin_testnet bitcoin_testnet_v4 dogecoin_mainnet bitcoin_cash_mainnet pearl_testnet pearl_mainnet".split(
+  "aptos_mainnet aptos_testnet aptos_movement_mainnet aptos_movement_testnet arch_mainnet arch_testnet canton_mainnet solana_mainnet solana_devnet solana_eclipse_mainnet solana_fogo_mainnet solana_fogo_testnet stacks_mainnet starknet_mainnet stellar_mainnet sui_mainnet sui_testnet ton_mainnet tron_mainnet tron_shasta bitcoin_mainnet bitcoin_testnet bitcoin_testnet_v4 dogecoin_mainnet bitcoin_cash_mainnet pearl_testnet pearl_mainnet".split(
     " ",
   );
 const COSMOS =
@@ -52,8 +52,9 @@ describe("emulator: blockchains", () => {
       assert.ok(chain, `evm_${name}`);
       assert.equal(chain.named_chain_id, name);
       assert.equal(chain.source, "default");
-      assert.match(chain.blockchain_explorer.transaction_format_url, /^https:\/\/.+%s$/);
-      assert.match(chain.blockchain_explorer.address_format_url, /%s$/);
+      // A URI, as the published schema types it: the prefix the hash or address is appended to.
+      assert.match(chain.blockchain_explorer.transaction_format_url, /^https:\/\/.+\/$/);
+      assert.match(chain.blockchain_explorer.address_format_url, /\/$/);
       assert.ok(chain.native_currency_symbol);
     }
     for (const n of NUMERIC_EVM) assert.ok(byChainId.get(n), `evm_${n} has a record with chain_id ${n}`);
