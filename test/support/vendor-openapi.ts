@@ -115,8 +115,9 @@ function undefinedProperties(schemaIn: Schema, value: unknown, at: string, out: 
   }
   if (Array.isArray(value)) {
     const items = (schema.items ?? schema.prefixItems) as Schema | undefined;
-    if (items && !Array.isArray(items))
-      value.forEach((v, i) => undefinedProperties(items, v, `${at}/${i}`, out));
+    if (items && !Array.isArray(items)) {
+      for (const [i, v] of value.entries()) undefinedProperties(items, v, `${at}/${i}`, out);
+    }
     return;
   }
   if (value === null || typeof value !== "object") return;
@@ -175,7 +176,7 @@ function preciseErrors(schemaIn: Schema, value: unknown, at: string, out: Confor
     return;
   }
   if (Array.isArray(value) && schema.items && typeof schema.items === "object") {
-    value.forEach((v, i) => preciseErrors(schema.items as Schema, v, `${at}/${i}`, out));
+    for (const [i, v] of value.entries()) preciseErrors(schema.items as Schema, v, `${at}/${i}`, out);
     return;
   }
   if (value !== null && typeof value === "object" && !Array.isArray(value)) {

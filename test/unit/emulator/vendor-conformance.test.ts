@@ -5,13 +5,7 @@
 // document does not define".
 import * as assert from "node:assert/strict";
 import { endpoints } from "../../../sdk/schema/endpoints";
-import {
-  type ApiResponse,
-  type Harness,
-  type Loose,
-  rawCall,
-  startHarness,
-} from "../../support/emulator-harness";
+import { type ApiResponse, type Harness, type Loose, startHarness } from "../../support/emulator-harness";
 import { startWebhookReceiver } from "../../support/emulator-webhook-receiver";
 import { checkBody, documentedStatuses, responseSchemaRef } from "../../support/vendor-openapi";
 
