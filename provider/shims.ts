@@ -16,6 +16,10 @@ import type * as runtime from "./runtime";
  * (its demo, test fixtures) has no such folder, so the loader then looks for the package's own checkout above
  * the working directory. No path is baked in.
  *
+ * The module name is computed, so that a bundler (esbuild, webpack) leaves this `require` to Node.js instead
+ * of inlining the whole runtime into the closure that Pulumi serializes: a bundled program then works too,
+ * loading the runtime from its `node_modules` at run time.
+ *
  * The result is cached on the global object, not on the shim: the shims are serialized with everything they
  * hold, and without a cache every call would pay a failed `require` plus a directory walk (BENCHMARKS.md,
  * figure 1). Comments inside these function bodies would be serialized too, so they stay out here.
@@ -25,7 +29,7 @@ function loadCustodyRuntime(): typeof runtime {
   const key = Symbol.for("pulumi-custody.runtime");
   if (cache[key]) return cache[key];
   try {
-    const loaded: typeof runtime = require("pulumi-custody/provider-runtime");
+    const loaded: typeof runtime = require(["pulumi-custody", "provider-runtime"].join("/"));
     cache[key] = loaded;
     return loaded;
   } catch (err) {

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
+import { build } from "esbuild";
 import { apiVaultsNamed, startTestEmulator, type TestEmulator } from "../support/e2e-custody";
 import { createLocalStack, disposeLocalStack, enginePaths, repoPath } from "../support/pulumi-engine";
 
@@ -140,6 +141,41 @@ describe("the package installed from its tarball into a new project (real engine
       assert.equal(result.stdout.trim(), "", result.stdout);
     });
   }
+
+  it("a program bundled with esbuild (pulumi-custody bundled in) runs up, preview --refresh and destroy", async () => {
+    const bundleDir = path.join(work, "bundled");
+    fs.mkdirSync(bundleDir);
+    // Only @pulumi/pulumi stays external: the engine needs the program's own copy of it.
+    await build({
+      entryPoints: [path.join(app, "index.ts")],
+      bundle: true,
+      platform: "node",
+      format: "cjs",
+      external: ["@pulumi/pulumi"],
+      outfile: path.join(app, "bundle", "index.js"),
+      absWorkingDir: app,
+      logLevel: "silent",
+    });
+    fs.writeFileSync(
+      path.join(bundleDir, "Pulumi.yaml"),
+      `name: bundled-app\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: ${path.join(app, "bundle", "index.js")}\n`,
+    );
+    const bundled = await createLocalStack({ projectDir: bundleDir, stackName: "bundled" });
+    try {
+      await bundled.setAllConfig({
+        "custody:baseUrl": { value: emulator.baseUrl },
+        "custody:accessToken": { value: emulator.accessToken, secret: true },
+      });
+      const source = fs.readFileSync(path.join(app, "bundle", "index.js"), "utf8");
+      assert.match(source, /function loadCustodyRuntime/, "the package is bundled in");
+      const up = await bundled.up();
+      assert.deepEqual(up.summary.resourceChanges, { create: 3 });
+      await bundled.preview({ refresh: true, expectNoChanges: true });
+      assert.equal((await bundled.destroy()).summary.result, "succeeded");
+    } finally {
+      await disposeLocalStack(bundled);
+    }
+  });
 
   it("runs up, preview --refresh and destroy with ts-node and the real engine", async () => {
     stack = await createLocalStack({ projectDir: app, stackName: "installed" });
