@@ -103,10 +103,10 @@ describe("an interrupted up (real engine, emulator)", () => {
     const started = new Set<number>();
     await waitFor("creates in flight", async () => {
       for (const pid of descendants(cli!.pid!)) started.add(pid);
-      const log = await emulator.control.listRequests();
-      return started.size >= 3 && log.some((r) => r.method === "GET" && r.path === "/api/v1/vaults");
+      // The latency rule fires as a create arrives: these creates are now waiting inside the emulator.
+      const { fired } = await emulator.control.getFaults();
+      return started.size >= 3 && (fired[0] ?? 0) >= 2;
     });
-    await new Promise((r) => setTimeout(r, 1000));
     cli.kill("SIGKILL");
     await new Promise((r) => cli!.once("exit", r));
     await new Promise((r) => setTimeout(r, 3500)); // the emulator finishes the creates it received
