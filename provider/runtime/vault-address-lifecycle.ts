@@ -16,6 +16,7 @@ import {
   retryAfterSeconds,
 } from "./api-errors";
 import { notifyUser } from "./notify";
+import { pause } from "./pause";
 import { readyClient } from "./ready-client";
 import { nameToApply } from "./vault-address-check-diff";
 import type { AddressAcquisition, VaultAddressInputs, VaultAddressOutputs } from "./vault-address-types";
@@ -26,7 +27,6 @@ type ApiAddress = Record<string, unknown> & { id: string; name: string };
 
 /** Attempts of `POST /vaults/{id}/addresses` whose outcome stays unknown before giving up. */
 export const MAX_ADDRESS_CREATE_ATTEMPTS = 4;
-const FIRST_PAUSE_MS = 100;
 
 function obj(value: unknown): Record<string, unknown> | undefined {
   return value !== null && typeof value === "object" ? (value as Record<string, unknown>) : undefined;
@@ -278,9 +278,4 @@ export async function deleteVaultAddress(id: string, props: Record<string, unkno
       "is only removed from the Pulumi state: the custody API cannot delete addresses, so it still exists and can " +
       "still receive funds. Declaring an address with the same name in that vault adopts it again.",
   );
-}
-
-function pause(attempt: number, seconds?: number): Promise<void> {
-  const ms = seconds !== undefined ? Math.min(seconds * 1000, 30_000) : FIRST_PAUSE_MS * 2 ** (attempt - 1);
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -10,6 +10,7 @@
 import type { CustodyClient } from "../../sdk";
 import { describeError, isConflict, isOutcomeUnknown, isSafeToRepeat, retryAfterSeconds } from "./api-errors";
 import { PartialCreateError } from "./partial-create-error";
+import { pause } from "./pause";
 import { readyClient } from "./ready-client";
 import { type ApiVault, mismatch, nameHolder, restorable, vaultsNamed } from "./vault-lookup";
 import { reconcileVaultGroups } from "./vault-membership";
@@ -18,8 +19,6 @@ import type { VaultAcquisition, VaultInputs, VaultOutputs } from "./vault-types"
 
 /** Attempts of `POST /vaults` whose outcome stays unknown before giving up. */
 export const MAX_CREATE_ATTEMPTS = 4;
-/** First pause between attempts; doubled each time. */
-const FIRST_PAUSE_MS = 100;
 /** Reconciling lists after an unknown outcome; the write may take a moment to show. */
 const RECONCILE_LOOKUPS = 3;
 
@@ -245,9 +244,4 @@ async function refusedCreateError(client: CustodyClient, inputs: VaultInputs, er
     }
   }
   return new Error(`Could not create vault "${inputs.name}": ${describeError(err)}`);
-}
-
-function pause(attempt: number, seconds?: number): Promise<void> {
-  const ms = seconds !== undefined ? Math.min(seconds * 1000, 30_000) : FIRST_PAUSE_MS * 2 ** (attempt - 1);
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -5,6 +5,7 @@
 import type { CustodyClient } from "../../sdk";
 import { describeError, isOutcomeUnknown, isSafeToRepeat, retryAfterSeconds } from "./api-errors";
 import { notifyUser } from "./notify";
+import { pause } from "./pause";
 import { idsMinus, pendingAgainstLive, proposalFor, sameIdSet } from "./vault-groups";
 import type { ApiVault } from "./vault-lookup";
 import { liveVaultGroupIds } from "./vault-outputs";
@@ -118,9 +119,4 @@ async function joiningAny(client: CustodyClient, vaultId: string, groupIds: stri
     size: 1,
   });
   return page.vaults.length > 0;
-}
-
-function pause(attempt: number, seconds?: number): Promise<void> {
-  const ms = seconds !== undefined ? Math.min(seconds * 1000, 30_000) : 100 * 2 ** (attempt - 1);
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

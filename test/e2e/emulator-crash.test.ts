@@ -3,7 +3,6 @@
 // id, so no two Pulumi resources ever manage one vault.
 import * as assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
@@ -17,15 +16,8 @@ import {
   type VaultSpec,
 } from "../support/e2e-custody";
 import { type EmulatorProcess, startCli } from "../support/emulator-process";
+import { freeLoopbackPort } from "../support/free-port";
 import { disposeLocalStack, enginePaths } from "../support/pulumi-engine";
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe("an emulator killed right after an up (real engine, emulator process)", () => {
   let dir: string;
@@ -50,7 +42,7 @@ describe("an emulator killed right after an up (real engine, emulator process)",
   });
 
   it("keeps every vault the engine recorded, and never hands out an id twice", async () => {
-    const port = String(await freePort());
+    const port = String(await freeLoopbackPort());
     // Background writes wait a minute: what the engine was told is on disk must not depend on them.
     const file = path.join(dir, "state.json");
     const args = ["--state-file", file, "--state-write-delay", "60000", "--port", port, "--rate-limit", "0"];

@@ -2,7 +2,6 @@
 // endpoints, signatures, retries with backoff, the trigger endpoints, and delivery inspection.
 import assert from "node:assert/strict";
 import { verify } from "node:crypto";
-import { createServer } from "node:net";
 import { verifyWebhookSignature } from "../../../sdk/signing/verify-webhook-signature";
 import {
   assertError,
@@ -17,17 +16,9 @@ import {
   startWebhookReceiver,
   type WebhookReceiver,
 } from "../../support/emulator-webhook-receiver";
+import { freeLoopbackPort } from "../../support/free-port";
 
 const MISSING = "00000000-0000-4000-8000-000000000000";
-
-/** A loopback port with nothing listening. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
 
 describe("emulator: webhooks", () => {
   let h: Harness;
@@ -105,7 +96,7 @@ describe("emulator: webhooks", () => {
     });
 
     it("answers 400 client_connection_error when nothing listens", async () => {
-      const port = await closedPort();
+      const port = await freeLoopbackPort();
       assertError(
         await h.api("POST", "/api/v1/webhooks/test", { json: { url: `http://127.0.0.1:${port}/x` } }),
         400,

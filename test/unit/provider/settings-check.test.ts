@@ -1,7 +1,6 @@
 // The settings are checked once per provider process with one cheap authenticated call, from `check`, so a
 // wrong token, a wrong base URL or plain http to a remote host fails the preview with one clear message.
 import * as assert from "node:assert/strict";
-import { createServer } from "node:net";
 import { type RunningEmulator, startEmulator } from "../../../emulator";
 import {
   CustodySettingsError,
@@ -10,21 +9,13 @@ import {
   setNoticeSink,
 } from "../../../provider/runtime";
 import { vaultProvider } from "../../../provider/shims";
+import { freeLoopbackPort } from "../../support/free-port";
 
 const VALID = { name: "Settings Check", type: "evm", __provider: "t" };
 
 async function check(): Promise<unknown> {
   assert.ok(vaultProvider.check);
   return vaultProvider.check({}, VALID).catch((err: unknown) => err);
-}
-
-/** A loopback port with nothing listening. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 describe("provider settings check (emulator)", () => {
@@ -99,7 +90,7 @@ describe("provider settings check (emulator)", () => {
   });
 
   it("a base URL where nothing listens fails check: cannot be reached", async () => {
-    settings({ "custody:baseUrl": `http://127.0.0.1:${await closedPort()}` });
+    settings({ "custody:baseUrl": `http://127.0.0.1:${await freeLoopbackPort()}` });
     const err = await check();
     assert.ok(err instanceof CustodySettingsError);
     assert.match(err.message, /cannot be reached: .*Check custody:baseUrl \(or CUSTODY_BASE_URL\)/);
