@@ -12,11 +12,20 @@ import {
   ResourceErrorBody,
   ValidationErrorBody,
 } from "../sdk/schema";
+import { variantsOfOpenUnion } from "../sdk/schema/open";
 
 type Json = Record<string, unknown>;
 
 function jsonSchema(schema: z.ZodType): Json {
-  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Json;
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, {
+    io: "input",
+    unrepresentable: "any",
+    // An open union validates its variants itself; the document lists them (the emulator accepts no other).
+    override: (ctx) => {
+      const variants = variantsOfOpenUnion(ctx.zodSchema as unknown as z.ZodType);
+      if (variants) ctx.jsonSchema.oneOf = variants.map(jsonSchema);
+    },
+  }) as Json;
   return rest;
 }
 

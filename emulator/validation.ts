@@ -5,6 +5,7 @@
  */
 import type { z } from "zod";
 import type { ValidationIssue } from "../sdk/schema";
+import { closedWorld } from "../sdk/schema/open";
 
 export type InputLocation = "body" | "query" | "path" | "header";
 
@@ -14,7 +15,8 @@ export function validate<T extends z.ZodType>(
   input: unknown,
   location: InputLocation,
 ): { ok: true; value: z.output<T> } | { ok: false; issues: ValidationIssue[] } {
-  const result = schema.safeParse(input);
+  // The emulator plays the service, which knows every value it accepts: enums and unions are closed here.
+  const result = closedWorld(() => schema.safeParse(input));
   if (result.success) return { ok: true, value: result.data };
   return { ok: false, issues: toValidationIssues(result.error.issues, location, input) };
 }

@@ -18,6 +18,7 @@ import {
 import { redactSecrets } from "./redact";
 import { type EndpointName, type EndpointSpec, endpoints, fillPath } from "./schema/endpoints";
 import type { ValidationIssue } from "./schema/errors";
+import { withErrorMap } from "./schema/open";
 import { signWithScalar } from "./signing/sign-request";
 import { TransportFailure, type TransportRequest, type TransportResponse } from "./transport/http-transport";
 import { encodeQuery } from "./transport/query-string";
@@ -158,7 +159,9 @@ export class RequestPipeline {
         issues.push({ loc: ["body"], msg: "is required", type: "missing" });
         return;
       }
-      const result = schema.safeParse(value ?? {}, { error: requestErrorMap });
+      const result = withErrorMap(requestErrorMap, () =>
+        schema.safeParse(value ?? {}, { error: requestErrorMap }),
+      );
       if (!result.success) issues.push(...toValidationIssues(result.error, where));
     };
     check(spec.pathParams, args.pathParams, "path");

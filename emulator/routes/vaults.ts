@@ -105,8 +105,9 @@ export const vaultHandlers: Pick<
     const body = ctx.body as unknown as CreateVaultRequest;
     const groupId = body.vault_group_id ?? store.defaultVaultGroupId;
     requireVaultGroup(ctx, groupId);
-    const imported = body.import_options;
-    if (imported?.origin === "external_signer" && !isBase64Key(imported.public_key_compressed)) {
+    // Validated in the closed world: the origin is one the emulator models.
+    const imported = body.import_options as { origin: string; public_key_compressed?: string } | undefined;
+    if (imported?.origin === "external_signer" && !isBase64Key(imported.public_key_compressed ?? "")) {
       throw invalidField(
         ["body", "import_options", "public_key_compressed"],
         "must be a base64 public key of 32 (EdDSA) or 33 (compressed ECDSA) bytes",
@@ -173,7 +174,8 @@ export const vaultHandlers: Pick<
         ]);
       }
     }
-    const limited = q.limit === undefined ? rows : rows.slice(0, q.limit);
+    // A negative limit (the published schema sets no bound) exports nothing.
+    const limited = q.limit === undefined ? rows : rows.slice(0, Math.max(0, q.limit));
     if (limited.length === 0) return { status: 204 };
     const header = [
       "vault_id",

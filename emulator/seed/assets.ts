@@ -177,6 +177,6 @@ export function tokenOf(chainUniqueId: string, symbol: string): CatalogAsset | u
     (a) =>
       a.chainUniqueId === chainUniqueId &&
       a.info.symbol === symbol &&
-      a.info.asset_identifier.details.type !== "native",
+      a.info.asset_identifier.details?.type !== "native",
   );
 }

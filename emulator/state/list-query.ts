@@ -95,8 +95,9 @@ export function inDefaultOrder<T extends { created_at: string }>(collection: Map
 export function paginate<T>(items: readonly T[], paging: Paging): Page<T> {
   const page = paging.page ?? 1;
   const size = paging.size ?? DEFAULT_PAGE_SIZE;
-  const start = (page - 1) * size;
-  const slice = items.slice(start, start + size);
+  // `/users` documents no lower bound for `page`; there is nothing before page 1.
+  const start = Math.max(0, (page - 1) * size);
+  const slice = page < 1 ? [] : items.slice(start, start + size);
   const total = paging.skip_count ? Math.min(items.length, start + slice.length) : items.length;
   return { total, page, size, items: slice };
 }

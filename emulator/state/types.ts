@@ -2,7 +2,7 @@
  * The emulator's records: what the store holds and what the state file persists. API shapes are rendered
  * from them by `views.ts`; derived values (vault counts, group membership arrays) are never stored.
  */
-import type { UserRole, UserType, VaultType } from "../../sdk/schema";
+import type { UserRole, UserType, VaultType, WebhookEventType } from "../../sdk/schema";
 
 /** Bumped whenever a persisted field changes meaning; a state file of another version is refused. */
 export const STATE_FORMAT_VERSION = 1;
@@ -180,7 +180,7 @@ export interface WebhookEndpointRecord {
   /** Where deliveries are POSTed. */
   url: string;
   /** Event types delivered to it. */
-  events: ("enriched_transaction_state_update" | "audit_log")[];
+  events: WebhookEventType[];
   /** A disabled endpoint receives nothing. */
   enabled: boolean;
   /** Emulator time it was added, ISO-8601. */

@@ -218,7 +218,7 @@ export class Views {
           const asset = findAsset(o.asset_id);
           return (
             asset &&
-            asset.info.asset_identifier.details.type === "native" &&
+            asset.info.asset_identifier.details?.type === "native" &&
             nativeChains.some((c) => findChain(c)?.unique_id === asset.chainUniqueId) &&
             BigInt(o.balances.total_mined) > 0n
           );

@@ -28,7 +28,24 @@ export function vaultTypeFor(transactionType: string): string {
 
 function recipientAddress(store: Store, views: Views, to: unknown): string {
   if (typeof to === "string") return to;
-  const r = to as { type: string; address?: string; vault_id?: string; contact_id?: string };
+  const r = to as {
+    type: string;
+    address?: string;
+    vault_id?: string;
+    vault_address_id?: string;
+    contact_id?: string;
+  };
+  if (r.type === "vault_address_id") {
+    const address = store.addresses.get(r.vault_address_id!);
+    if (!address) {
+      throw preconditionFailed(
+        "Invalid recipient",
+        `Recipient vault address ${r.vault_address_id} does not exist`,
+        "invalid_recipient",
+      );
+    }
+    return address.address;
+  }
   if (r.type === "vault_id") {
     const target = store.vaults.get(r.vault_id!);
     const address = target ? views.mainAddress(target) : undefined;
@@ -129,7 +146,7 @@ function typeFields(store: Store, views: Views, vault: VaultRecord, body: Json):
         value: details.value,
         data:
           data?.type === "hex"
-            ? Buffer.from((data.hex_data ?? "").replace(/^0x/, ""), "hex").toString("base64")
+            ? Buffer.from((data.hex_data ?? "").replace(/^0[xX]/, ""), "hex").toString("base64")
             : (data?.raw_data ?? ""),
         hex_data: data?.type === "hex" ? data.hex_data : undefined,
         parsed_data: { method: "", method_arguments: [] },
@@ -153,11 +170,32 @@ function typeFields(store: Store, views: Views, vault: VaultRecord, body: Json):
       };
     }
     case "utxo_transfer": {
-      const outputs = details.outputs as { to: unknown; value: string }[];
+      const chain = findChain(vault.utxo!.chain);
+      const outputs = ((details.outputs ?? []) as { to: unknown; value: string }[]).map((o) => ({
+        address: recipientAddress(store, views, o.to),
+        value: o.value,
+      }));
+      const fixed = outputs.reduce((sum, o) => sum + BigInt(o.value), 0n);
+      if (details.send_max_to !== undefined) {
+        // Everything the vault holds beyond the fixed outputs goes to `send_max_to`.
+        const held = BigInt(transferValue(store, vault, { type: "max" }, chain!.unique_id as string));
+        const rest = held > fixed ? held - fixed : 0n;
+        outputs.push({
+          address: recipientAddress(store, views, details.send_max_to),
+          value: rest.toString(),
+        });
+      }
+      if (outputs.length === 0) {
+        throw preconditionFailed(
+          "Invalid outputs",
+          "A UTXO transfer needs at least one output or send_max_to",
+          "invalid_outputs",
+        );
+      }
       return {
-        chain: findChain(vault.utxo!.chain),
+        chain,
         inputs: [{ address: from, vault: vaultRef }],
-        outputs: outputs.map((o) => ({ address: recipientAddress(store, views, o.to), value: o.value })),
+        outputs,
         value: outputs.reduce((sum, o) => sum + BigInt(o.value), 0n).toString(),
       };
     }

@@ -8,14 +8,15 @@ import {
   UtxoChainUniqueId,
   VaultAddressSortableFields,
 } from "./enums";
+import { openLiteral } from "./open";
 import { Timestamps, VaultRef } from "./refs";
 
 /** `UtxoAddress`: a UTXO address (14–74 characters) with its script type and chain. */
 export const UtxoAddress = z.looseObject({
-  type: z.literal("utxo"),
+  type: openLiteral("utxo"),
   address: z.string().min(14).max(74),
   address_type: UtxoAddressType.or(z.string()),
-  chain: z.looseObject({ chain_type: z.literal("utxo"), unique_id: UtxoChainUniqueId.or(z.string()) }),
+  chain: z.looseObject({ chain_type: openLiteral("utxo"), unique_id: UtxoChainUniqueId.or(z.string()) }),
 });
 
 /** `UtxoVaultAddress` (= `CreateVaultAddressResponse`). */
@@ -29,7 +30,7 @@ export const UtxoVaultAddress = z.looseObject({
   public_key_compressed: z.string(),
   /** BIP-32 path, e.g. `m/84/0/0/0/3`. */
   derivation_path: z.string(),
-  type: z.literal("utxo"),
+  type: openLiteral("utxo"),
   address: UtxoAddress,
 });
 /** An address of a UTXO vault. */

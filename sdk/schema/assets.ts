@@ -10,6 +10,7 @@ import {
   Uuid,
 } from "./common";
 import { OwnedAssetsSortableFields } from "./enums";
+import { openLiteral } from "./open";
 
 /**
  * `Balances`. The published shape has six `*_mined`/`*_pending_incoming` fields; real traffic from late 2024
@@ -36,7 +37,8 @@ export type Balances = z.infer<typeof Balances>;
  */
 export const AssetIdentifier = z.looseObject({
   type: z.string(),
-  details: z.looseObject({ type: z.string() }),
+  /** Absent for an exchange asset, which is named by `exchange_type` and `asset_symbol` instead. */
+  details: z.looseObject({ type: z.string() }).optional(),
   chain: z.looseObject({ chain_type: z.string(), unique_id: ChainUniqueId }).optional(),
 });
 
@@ -63,7 +65,7 @@ export type AssetInfo = z.infer<typeof AssetInfo>;
  * with `fiat_currency.decimals`, `price_float` as a decimal string).
  */
 export const PricedAsset = z.looseObject({
-  type: z.literal("asset_price"),
+  type: openLiteral("asset_price"),
   asset_info: AssetInfo,
   price: z
     .looseObject({

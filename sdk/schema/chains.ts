@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { ChainUniqueId, listEnvelope, pagingQuery, queryArray, queryBool } from "./common";
 import { CHAIN_TYPES, ChainSource, ChainType, GasType } from "./enums";
+import { openEnum } from "./open";
 
 /**
  * `BlockchainExplorer`: a chain's block explorer. The `*_format_url` fields are templates with a `%s`
@@ -53,7 +54,7 @@ export const CosmosChain = z.looseObject({
 const otherChainTypes = CHAIN_TYPES.filter((t) => t !== "evm" && t !== "cosmos");
 const OtherChain = z.looseObject({
   ...chainCommon,
-  chain_type: z.enum(otherChainTypes as [string, ...string[]]),
+  chain_type: openEnum(otherChainTypes as [string, ...string[]]),
 });
 
 /** `EnrichedChain`, a union on `chain_type`. */

@@ -43,11 +43,9 @@ export function queryBool() {
   return z.preprocess(parseBool, z.boolean()).optional();
 }
 /** An integer query parameter within bounds. */
-export function queryInt(min: number, max?: number) {
-  let n = z
-    .number()
-    .int({ message: "must be an integer" })
-    .min(min, { message: `must be >= ${min}` });
+export function queryInt(min?: number, max?: number) {
+  let n = z.number().int({ message: "must be an integer" });
+  if (min !== undefined) n = n.min(min, { message: `must be >= ${min}` });
   if (max !== undefined) n = n.max(max, { message: `must be <= ${max}` });
   return z.preprocess(parseInt10, n).optional();
 }
@@ -59,11 +57,14 @@ export const MAX_USERS_PAGE_SIZE = 400;
 /** `size` of a paginated list when none is given (spec §4 conventions). */
 export const DEFAULT_PAGE_SIZE = 50;
 
-/** `page`, `size`, `skip_count` (spec §4 conventions). */
-export function pagingQuery(maxSize: number = MAX_PAGE_SIZE) {
+/**
+ * `page`, `size`, `skip_count` (spec §4 conventions). `pageMin` is the published schema's lower bound of
+ * `page`: 1 everywhere but `/users`, which documents none (`null`).
+ */
+export function pagingQuery(maxSize: number = MAX_PAGE_SIZE, pageMin: number | null = 1) {
   return {
     /** 1-based page number; default 1. */
-    page: queryInt(1),
+    page: queryInt(pageMin ?? undefined),
     /** Items per page, 0..maxSize; default 50. */
     size: queryInt(0, maxSize),
     /** Skip counting `total` (it is then reported as the count seen so far). */

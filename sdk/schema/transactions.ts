@@ -9,6 +9,7 @@
 import { z } from "zod";
 import { ChainUniqueId, DateTime, DecimalString, Uuid } from "./common";
 import { PushableTransactionState, SignerType, TransactionType } from "./enums";
+import { openEnum, openLiteral, openUnion, parseNested } from "./open";
 import { VaultRef } from "./refs";
 
 /** Validates `value` against `variants[value.type]` when that type is modelled; otherwise passes it. */
@@ -18,7 +19,7 @@ function typedByType(variants: Record<string, z.ZodType>) {
     .superRefine((value, ctx) => {
       const schema = variants[value.type];
       if (!schema) return;
-      const result = schema.safeParse(value);
+      const result = parseNested(schema, value);
       if (result.success) return;
       for (const issue of result.error.issues) {
         ctx.addIssue({ code: "custom", message: issue.message, path: issue.path as PropertyKey[] });
@@ -26,27 +27,30 @@ function typedByType(variants: Record<string, z.ZodType>) {
     });
 }
 
+// The published schema's own rule: 42 characters, `0x` or `0X`, then hex.
 const EvmAddress = z
   .string()
-  .regex(/^0x[a-fA-F0-9]{40}$/, { message: "must be a 0x-prefixed 20-byte hex address" });
+  .regex(/^0[xX][a-fA-F0-9]{40}$/, { message: "must be a 0x-prefixed 20-byte hex address" });
 /** A recipient: a hex address object, another vault, a contact, or (as real clients send) a bare address. */
 const EvmRecipient = z.union([
   EvmAddress,
-  z.object({ type: z.literal("hex"), address: EvmAddress }),
-  z.object({ type: z.literal("vault_id"), vault_id: Uuid }),
-  z.object({ type: z.literal("contact_id"), contact_id: Uuid }),
+  openUnion("type", [
+    z.object({ type: z.literal("hex"), address: EvmAddress }),
+    z.object({ type: z.literal("vault_id"), vault_id: Uuid }),
+    z.object({ type: z.literal("contact_id"), contact_id: Uuid }),
+  ]),
 ]);
-const TransferValue = z.discriminatedUnion("type", [
+const TransferValue = openUnion("type", [
   z.object({ type: z.literal("value"), value: DecimalString }),
   z.object({ type: z.literal("max") }),
 ]);
-const Priority = z.enum(["low", "medium", "high"]);
-const EvmGas = z.discriminatedUnion("type", [
+const Priority = openEnum(["low", "medium", "high"]);
+const EvmGas = openUnion("type", [
   z.object({ type: z.literal("priority"), priority_level: Priority, gas_limit: DecimalString.optional() }),
   z.object({
     type: z.literal("custom"),
     gas_limit: DecimalString.optional(),
-    details: z.discriminatedUnion("type", [
+    details: openUnion("type", [
       z.object({ type: z.literal("legacy"), price: DecimalString }),
       z.object({
         type: z.literal("dynamic"),
@@ -57,7 +61,7 @@ const EvmGas = z.discriminatedUnion("type", [
   }),
 ]);
 const EvmAssetIdentifier = z.object({
-  type: z.literal("evm"),
+  type: openLiteral("evm"),
   details: typedByType({
     native: z.object({ type: z.literal("native"), chain: ChainUniqueId }),
     erc20: z.object({
@@ -67,8 +71,8 @@ const EvmAssetIdentifier = z.object({
   }),
 });
 const pushOptions = {
-  push_mode: z.enum(["auto", "manual", "deferred"]).optional(),
-  fee_payer: z.object({ type: z.literal("vault"), vault_id: Uuid }).optional(),
+  push_mode: openEnum(["auto", "manual", "deferred"]).optional(),
+  fee_payer: z.looseObject({ type: openLiteral("vault"), vault_id: Uuid }).optional(),
 };
 
 /**
@@ -84,7 +88,7 @@ export const EvmTransferDetails = z.object({
   fail_on_prediction_failure: z.boolean().optional(),
   skip_prediction: z.boolean().optional(),
   use_mev_protected_node: z.boolean().optional(),
-  custom_nonce: z.union([z.number().int().min(0), DecimalString]).optional(),
+  custom_nonce: z.union([z.number().int(), DecimalString]).optional(),
   ...pushOptions,
 });
 /**
@@ -98,12 +102,12 @@ export const EvmRawTransactionDetails = z.object({
   to: EvmRecipient.optional(),
   value: DecimalString,
   data: typedByType({
-    hex: z.object({ type: z.literal("hex"), hex_data: z.string().regex(/^(0x)?[0-9a-fA-F]*$/) }),
+    hex: z.object({ type: z.literal("hex"), hex_data: z.string().regex(/^(0[xX])?[0-9a-fA-F]*$/) }),
     base64: z.object({ type: z.literal("base64"), raw_data: z.string() }),
   }).optional(),
   gas: EvmGas.optional(),
   skip_prediction: z.boolean().optional(),
-  custom_nonce: z.union([z.number().int().min(0), DecimalString]).optional(),
+  custom_nonce: z.union([z.number().int(), DecimalString]).optional(),
   ...pushOptions,
 });
 
@@ -115,12 +119,16 @@ export const SolanaTransferDetails = z.object({
   type: z.literal("solana_transfer"),
   to: z.union([
     z.string().min(32).max(44),
-    z.object({ type: z.literal("hex"), address: z.string().min(32).max(44) }),
-    z.object({ type: z.literal("vault_id"), vault_id: Uuid }),
-    z.object({ type: z.literal("contact_id"), contact_id: Uuid }),
+    openUnion("type", [
+      z.object({ type: z.literal("address"), address: z.string().min(32).max(44) }),
+      // Older clients sent `hex`; kept so that their bodies stay valid.
+      z.object({ type: z.literal("hex"), address: z.string().min(32).max(44) }),
+      z.object({ type: z.literal("vault_id"), vault_id: Uuid }),
+      z.object({ type: z.literal("contact_id"), contact_id: Uuid }),
+    ]),
   ]),
   asset_identifier: z.object({
-    type: z.literal("solana"),
+    type: openLiteral("solana"),
     details: typedByType({
       native: z.object({ type: z.literal("native"), chain: ChainUniqueId }),
       spl_token: z.object({
@@ -136,19 +144,21 @@ export const SolanaTransferDetails = z.object({
 
 const UtxoRecipient = z.union([
   z.string().min(14).max(74),
-  z.object({ type: z.literal("address"), address: z.string().min(14).max(74) }),
-  z.object({ type: z.literal("vault_id"), vault_id: Uuid }),
-  z.object({ type: z.literal("contact_id"), contact_id: Uuid }),
+  openUnion("type", [
+    z.object({ type: z.literal("address"), address: z.string().min(14).max(74) }),
+    z.object({ type: z.literal("vault_address_id"), vault_address_id: Uuid }),
+    z.object({ type: z.literal("vault_id"), vault_id: Uuid }),
+    z.object({ type: z.literal("contact_id"), contact_id: Uuid }),
+  ]),
 ]);
 /**
- * `details` of a UTXO transfer (`details.type: "utxo_transfer"`): at least one output, each a recipient and
- * an amount in satoshi (or the chain's minor unit).
+ * `details` of a UTXO transfer (`details.type: "utxo_transfer"`): outputs, each a recipient and an amount in
+ * satoshi (or the chain's minor unit), and/or `send_max_to`, which receives everything left.
  */
 export const UtxoTransferDetails = z.object({
   type: z.literal("utxo_transfer"),
-  outputs: z
-    .array(z.object({ to: UtxoRecipient, value: DecimalString }))
-    .min(1, { message: "must have at least one output" }),
+  outputs: z.array(z.object({ to: UtxoRecipient, value: DecimalString })).optional(),
+  send_max_to: UtxoRecipient.optional(),
   fee_per_byte: z.looseObject({ type: z.string() }).optional(),
   memos: z.array(z.string()).optional(),
   ...pushOptions,
@@ -162,7 +172,7 @@ const envelope = {
   /** Who signs; default `initiator`. */
   signer_type: SignerType.optional(),
   /** `auto` signs at once; `triggered` waits for a signing trigger. */
-  sign_mode: z.enum(["auto", "triggered"]).optional(),
+  sign_mode: openEnum(["auto", "triggered"]).optional(),
   /** The dapp that asked for the transaction. */
   dapp_info: z.object({ url: z.string(), name: z.string() }).optional(),
 };
@@ -187,11 +197,11 @@ const modelledTransactions: Record<string, z.ZodType> = {
 
 /** `CreateTransactionRequest`. */
 export const CreateTransactionRequest = z
-  .looseObject({ ...envelope, type: TransactionType, details: z.looseObject({ type: z.string().min(1) }) })
+  .looseObject({ ...envelope, type: TransactionType, details: z.looseObject({}) })
   .superRefine((value, ctx) => {
     const schema = modelledTransactions[value.type];
     if (!schema) return;
-    const result = schema.safeParse(value);
+    const result = parseNested(schema, value);
     if (result.success) return;
     for (const issue of result.error.issues) {
       ctx.addIssue({ code: "custom", message: issue.message, path: issue.path as PropertyKey[] });

@@ -18,6 +18,7 @@ import {
   UserStateOnGroup,
   UserType,
 } from "./enums";
+import { openEnum, openUnion, type UnknownVariant } from "./open";
 import { Timestamps, UserGroupRef, UserRef } from "./refs";
 
 const userCommon = { id: Uuid, ...Timestamps };
@@ -49,7 +50,7 @@ export const ApiUser = z.looseObject({
   state: z.string(),
   role: UserRole.or(z.string()),
   allowed_ip_settings: z
-    .looseObject({ allow_type: z.enum(["allow_all", "ip_list"]), ip_list: z.array(z.string()).optional() })
+    .looseObject({ allow_type: openEnum(["allow_all", "ip_list"]), ip_list: z.array(z.string()).optional() })
     .optional(),
   last_active_at: DateTime.optional(),
   ...groupArrays,
@@ -73,15 +74,23 @@ export const SystemUser = z.looseObject({
   state: z.string(),
 });
 /** `User`, a union on `user_type`. */
-export const User = z.discriminatedUnion("user_type", [PersonUser, ApiUser, ApiSignerUser, SystemUser]);
-/** A user record: a person, API user, API signer or system user, told apart by `user_type`. */
-export type User = z.infer<typeof User>;
+const USER_VARIANTS = [PersonUser, ApiUser, ApiSignerUser, SystemUser] as const;
+/** `User`, a union on `user_type`; a kind of user this release does not model is kept as it came. */
+export const User: z.ZodType<User, z.input<(typeof USER_VARIANTS)[number]> | UnknownVariant<"user_type">> =
+  openUnion("user_type", USER_VARIANTS);
+/**
+ * A user record: a person, API user, API signer or system user, told apart by `user_type`, or a kind of user
+ * that a later service release added (kept as it came).
+ */
+export type User =
+  | z.infer<(typeof USER_VARIANTS)[number]>
+  | UnknownVariant<"user_type", z.infer<(typeof USER_VARIANTS)[number]>>;
 
 /** Query of `GET /users` (spec §4): paging (`size` up to 400), sort order and filters. */
 export const ListUsersQuery = z.object({
   /** Sort order, e.g. `["name_asc"]`. */
   sort_by: queryArray(UserSortableFields),
-  ...pagingQuery(MAX_USERS_PAGE_SIZE),
+  ...pagingQuery(MAX_USERS_PAGE_SIZE, null),
   /** Only users of these types. */
   types: queryArray(UserType),
   /** Only users with these roles. */

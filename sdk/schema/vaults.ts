@@ -15,6 +15,7 @@ import {
   VaultState,
   VaultType,
 } from "./enums";
+import { openUnion, type UnknownVariant } from "./open";
 import { KeysetRef, Timestamps, UserRef, VaultGroupRef } from "./refs";
 
 const vaultCommon = {
@@ -30,7 +31,11 @@ const vaultCommon = {
   skip_indexing_reason: z.string().optional(),
   is_external_signer: z.boolean().optional(),
   native_assets: z.array(OwnedAsset).optional(),
-  are_all_chains_disabled: z.boolean().optional(),
+  /**
+   * `false` on every recorded vault; the published schema requires it without defining its type, so any value
+   * is kept.
+   */
+  are_all_chains_disabled: z.unknown().optional(),
   state: VaultState.or(z.string()),
 };
 
@@ -164,8 +169,8 @@ export const SafeVault = z.looseObject({
   change_request_id: z.string().nullable().optional(),
 });
 
-/** `Vault`, a union on `type` (also `GetVaultResponse` and `CreateVaultResponse`). */
-export const Vault = z.discriminatedUnion("type", [
+/** The vault variants this release models. */
+const VAULT_VARIANTS = [
   EvmVault,
   SolanaVault,
   AptosVault,
@@ -182,19 +187,31 @@ export const Vault = z.discriminatedUnion("type", [
   BlackBoxVault,
   ExchangeVault,
   SafeVault,
-]);
-/** A vault record: one of the sixteen variants, told apart by `type`. */
-export type Vault = z.infer<typeof Vault>;
-/** Every `type` the union models; a response with another type fails loudly rather than half-parsing. */
+] as const;
+/** `Vault`, a union on `type` (also `GetVaultResponse` and `CreateVaultResponse`). */
+export const Vault: z.ZodType<Vault, VaultInput> = openUnion("type", VAULT_VARIANTS);
+/**
+ * A vault record: one of the sixteen variants, told apart by `type`, or a vault of a type that a later service
+ * release added ({@link UnknownVariant}, kept as it came; {@link isModelledVault} tells them apart).
+ */
+export type Vault = ModelledVault | UnknownVariant<"type", ModelledVault>;
+/** A vault of one of the sixteen types this release models. */
+export type ModelledVault = z.infer<(typeof VAULT_VARIANTS)[number]>;
+type VaultInput = z.input<(typeof VAULT_VARIANTS)[number]> | UnknownVariant<"type">;
+/** Every `type` the union models. */
 export const MODELLED_VAULT_TYPES = VAULT_TYPES;
+/** Whether `vault` is of a type this release models; narrows it to {@link ModelledVault}. */
+export function isModelledVault(vault: Vault): vault is ModelledVault {
+  return (MODELLED_VAULT_TYPES as readonly string[]).includes(vault.type);
+}
 
 // ---- requests ------------------------------------------------------------------------------------------
 
-const ImportOptions = z.discriminatedUnion("origin", [
+const ImportOptions = openUnion("origin", [
   z.object({ origin: z.literal("imported_keys"), key_id: Uuid, derivation_path: z.string().optional() }),
   z.object({
     origin: z.literal("external_signer"),
-    public_key_compressed: z.string().min(1),
+    public_key_compressed: z.string(),
     chain_code: z.string().optional(),
   }),
 ]);
@@ -218,19 +235,23 @@ const simpleCreatable = CREATABLE_VAULT_TYPES.filter(
 );
 
 /** `CreateVaultRequest`, a union on `type`. Exchange vaults cannot be created. */
-export const CreateVaultRequest = z.discriminatedUnion("type", [
-  ...simpleCreatable.map((t) => createVariant(t, withImport)),
-  createVariant("arch", createCommon),
-  createVariant("stacks", createCommon),
-  createVariant("black_box", { ...withImport, key_type: BlackBoxKeyType }),
-  createVariant("utxo", { ...withImport, chain: UtxoChainUniqueId }),
-  createVariant("safe", {
-    ...createCommon,
-    address: z
-      .string()
-      .regex(/^0x[a-fA-F0-9]{40}$/, { message: "must be a 0x-prefixed 20-byte hex address" }),
-  }),
-] as unknown as [z.ZodObject, z.ZodObject, ...z.ZodObject[]]);
+export const CreateVaultRequest = openUnion(
+  "type",
+  [
+    ...simpleCreatable.map((t) => createVariant(t, withImport)),
+    createVariant("arch", createCommon),
+    createVariant("stacks", createCommon),
+    createVariant("black_box", { ...withImport, key_type: BlackBoxKeyType }),
+    createVariant("utxo", { ...withImport, chain: UtxoChainUniqueId }),
+    createVariant("safe", {
+      ...createCommon,
+      address: z
+        .string()
+        .regex(/^0x[a-fA-F0-9]{40}$/, { message: "must be a 0x-prefixed 20-byte hex address" }),
+    }),
+  ] as unknown as [z.ZodObject, z.ZodObject, ...z.ZodObject[]],
+  { refused: ["exchange"] },
+);
 /** A create-vault body; `type` selects the variant. */
 export type CreateVaultRequest = {
   /** Vault name; must be unique in the organization. */
@@ -313,8 +334,8 @@ export type ListVaultsResponse = z.infer<typeof ListVaultsResponse>;
  * pairs.
  */
 export const ExportVaultsQuery = z.object({
-  /** Number of vault/asset pairs to export; unlimited when not set. */
-  limit: queryInt(0),
+  /** Number of vault/asset pairs to export; unlimited when not set (the published schema sets no bound). */
+  limit: queryInt(),
   /** Only these vaults (the real parameter is spelled `vaults_ids`). */
   vaults_ids: queryArray(Uuid),
   /** Only these vault types. */

@@ -52,7 +52,10 @@ describe("programs users run first (real engine, emulator)", () => {
       assert.equal(outputValue(up.outputs, "treasuryVaultId"), treasury?.id);
       // The chain came from getBlockchains, the groups from an existing vault found with getVaults.
       const cold = live.find((v) => v.type === "utxo");
-      assert.equal(outputValue(up.outputs, "coldStorageChain"), cold?.chain?.unique_id);
+      assert.equal(
+        outputValue(up.outputs, "coldStorageChain"),
+        (cold as { chain?: { unique_id: string } })?.chain?.unique_id,
+      );
       const [template] = await apiVaultsNamed(emulator.client, ["Treasury ETH"]);
       assert.deepEqual(
         treasury?.vault_groups?.map((g) => g.id),

@@ -15,7 +15,14 @@ type Schema = Record<string, unknown>;
 export const VENDOR_DOCUMENT: {
   paths: Record<
     string,
-    Record<string, { responses: Record<string, { content?: Record<string, { schema?: Schema }> }> }>
+    Record<
+      string,
+      {
+        responses: Record<string, { content?: Record<string, { schema?: Schema }> }>;
+        parameters?: { name: string; in: string; required?: boolean; schema: Schema }[];
+        requestBody?: { content: Record<string, { schema?: Schema }> };
+      }
+    >
   >;
   components: { schemas: Record<string, Schema> };
 } = JSON.parse(fs.readFileSync(repoPath("test", "fixtures", "vendor-openapi", "openapi-0.2.0.json"), "utf8"));
@@ -44,6 +51,16 @@ export function responseSchemaRef(path: string, method: string, status: number):
   const response = VENDOR_DOCUMENT.paths[path]?.[method.toLowerCase()]?.responses?.[String(status)];
   if (!response?.content?.["application/json"]?.schema) return undefined;
   return `${DOC_ID}#/${pointer("paths", path, method.toLowerCase(), "responses", String(status), "content", "application/json", "schema")}`;
+}
+
+/** A schema of the document by JSON pointer (`#/components/schemas/Vault`), as a `checkBody` reference. */
+export function documentRef(pointer: string): string {
+  return `${DOC_ID}${pointer.startsWith("#") ? pointer : `#${pointer}`}`;
+}
+
+/** JSON pointer of a path's operation in the document: `#/paths/~1api~1v1~1vaults/post`. */
+export function operationPointer(path: string, method: string): string {
+  return `#/${pointer("paths", path, method.toLowerCase())}`;
 }
 
 /** Statuses the document lists for an operation. */

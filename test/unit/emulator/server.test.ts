@@ -128,6 +128,15 @@ describe("emulator: HTTP pipeline", () => {
     assert.equal(res.body.detail[0].msg, "Input should be 'legacy', 'segwit' or 'taproot'");
   });
 
+  it("refuses what the service does not know, though the sdk would send it (closed enums and unions)", async () => {
+    const vault = await h.api("POST", "/api/v1/vaults", { json: { name: "Later", type: "quantum" } });
+    assertValidationIssue(vault, ["body", "type"], "union_tag_invalid");
+    const options = vault.body.detail.find((d: { loc: unknown[] }) => d.loc.join(".") === "body.type").msg;
+    assert.match(options, /evm/, "the message lists the vault types the service knows");
+    const list = await h.api("GET", "/api/v1/vaults", { query: { vault_types: "quantum" } });
+    assertValidationIssue(list, ["query", "vault_types", 0], "enum");
+  });
+
   it("sends rate-limit headers on every API response, a large nominal limit when unlimited", async () => {
     const res = await h.api("GET", "/api/v1/users");
     assert.match(String(res.headers["x-ratelimit-limit"]), /^(\d+), \1;w=60$/);

@@ -58,7 +58,13 @@ describe("emulator: users and user groups", () => {
     assert.equal((await users({ size: 400 })).status, 200);
     assertValidationIssue(await users({ size: 401 }), ["query", "size"], "less_than_equal");
     assertValidationIssue(await groups({ size: 101 }), ["query", "size"], "less_than_equal");
-    assertValidationIssue(await users({ page: 0 }), ["query", "page"]);
+    // The published schema sets no lower bound for /users' page (it does for /user-groups); before page 1
+    // there is nothing.
+    const zero = await users({ page: 0 });
+    assert.equal(zero.status, 200);
+    assert.deepEqual(zero.body.users, []);
+    assert.equal((await users({ page: -3 })).body.users.length, 0);
+    assertValidationIssue(await groups({ page: 0 }), ["query", "page"]);
     const two = await users({ size: 2, page: 2, skip_count: true });
     assert.equal(two.body.users.length, 2);
     assert.equal(two.body.total, 4);

@@ -16,11 +16,6 @@ interface Case {
 
 const cases: Case[] = [
   {
-    title: "a UTXO vault on an unknown chain",
-    call: (c) => c.vaults.create({ type: "utxo", name: "btc", chain: "bitcoin_regtest" as never }),
-    issue: ["body.chain", /^must be one of "bitcoin_mainnet", "bitcoin_testnet", .*"pearl_mainnet"$/],
-  },
-  {
     title: "an empty vault name",
     call: (c) => c.vaults.create({ type: "evm", name: "" }),
     issue: ["body.name", "must not be empty"],
@@ -97,11 +92,6 @@ const cases: Case[] = [
     issue: ["query.size", "must be an integer"],
   },
   {
-    title: "an unknown enum value inside an array filter",
-    call: (c) => c.vaults.list({ vault_types: ["evm", "bitcoin" as never] }),
-    issue: ["query.vault_types.1", /^must be one of "aptos"/],
-  },
-  {
     title: "a boolean filter given as a word",
     call: (c) => c.users.list({ include_deleted: "yes" as never }),
     issue: ["query.include_deleted", "must be a boolean (got string)"],
@@ -124,17 +114,6 @@ const cases: Case[] = [
         details: { ...evmTransferRequest.details, value: { type: "value", value: "1.5" } },
       }),
     issue: ["body.details.value.value", "must be a string of decimal digits"],
-  },
-  {
-    title: "a transaction of an unknown type",
-    call: (c) => c.transactions.create({ ...evmTransferRequest, type: "evm_swap" } as never),
-    issue: ["body.type", /^must be one of "aptos_message"/],
-  },
-  {
-    title: "an unmodelled transaction type without details.type",
-    call: (c) =>
-      c.transactions.create({ vault_id: IDS.vault, type: "ton_transaction", details: {} } as never),
-    issue: ["body.details.type", "is required"],
   },
 ];
 
@@ -168,14 +147,37 @@ describe("sdk request validation", () => {
   }
 
   it("reports every problem at once", async () => {
-    const err = await client.users
-      .list({ page: 0, size: 1000, roles: ["owner" as never] })
+    const err = await client.vaults
+      .list({ page: 0, size: 1000, vault_ids: ["not-a-uuid"] })
       .catch((e: unknown) => e);
     assert.ok(err instanceof CustodyValidationError);
     assert.deepEqual(
       err.issues.map((i) => i.loc.join(".")),
-      ["query.page", "query.size", "query.roles.0"],
+      ["query.page", "query.size", "query.vault_ids.0"],
     );
+  });
+
+  const AT = "2025-02-13T15:27:16.186000Z";
+  it("keeps what a later service release may accept: unknown enum values, transaction types and details without `type`", async () => {
+    server.enqueue({ status: 200, body: { total: 0, page: 1, size: 50, vaults: [] } });
+    await client.vaults.list({ vault_types: ["evm", "bitcoin"] });
+    assert.deepEqual(server.requests.at(-1)?.query.vault_types, ["evm", "bitcoin"]);
+    for (const body of [
+      { ...evmTransferRequest, type: "evm_swap" },
+      // A black-box signature's details carry `format`, not `type` (the published schema).
+      {
+        vault_id: IDS.vault,
+        type: "black_box_signature",
+        details: { format: "hash_binary", hash_binary: "AA==" },
+      },
+    ]) {
+      server.enqueue({
+        status: 201,
+        body: { id: IDS.transaction, created_at: AT, modified_at: AT, type: body.type, state: "approved" },
+      });
+      await client.transactions.create(body as never);
+      assert.equal(server.requests.at(-1)?.body, JSON.stringify(body));
+    }
   });
 
   it("unmodelled transaction types pass with their envelope checked", async () => {

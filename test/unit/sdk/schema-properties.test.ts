@@ -354,22 +354,17 @@ describe("sdk schema properties", function () {
         fc.constant([{ ...v, name: "" }, "body.name"]),
         fc.oneof(fc.integer(), fc.boolean(), fc.constant(null)).map((name) => [{ ...v, name }, "body.name"]),
         fc.constant([Object.fromEntries(Object.entries(v).filter(([k]) => k !== "name")), "body.name"]),
-        anyText
-          .filter((t) => !(CREATABLE_VAULT_TYPES as readonly string[]).includes(t))
-          .map((type) => [{ ...v, type }, "body.type"]),
+        // A type this release does not list is the service's to judge; one it cannot create is refused.
+        fc.constant([{ ...v, type: "exchange" }, "body.type"]),
+        fc.oneof(fc.integer(), fc.constant(null)).map((type) => [{ ...v, type }, "body.type"]),
         anyText
           .filter((t) => !/^[0-9a-f-]{36}$/i.test(t))
           .map((id) => [{ ...v, vault_group_id: id }, "body.vault_group_id"]),
       ];
       if (v.type === "utxo") {
-        options.push(
-          anyText
-            .filter((c) => !(UTXO_CHAIN_IDS as readonly string[]).includes(c))
-            .map((chain) => [{ ...v, chain }, "body.chain"]),
-        );
+        options.push(fc.oneof(fc.integer(), fc.boolean()).map((chain) => [{ ...v, chain }, "body.chain"]));
       }
-      if (v.type === "black_box")
-        options.push(fc.constant([{ ...v, key_type: "rsa_4096" }, "body.key_type"]));
+      if (v.type === "black_box") options.push(fc.constant([{ ...v, key_type: 4096 }, "body.key_type"]));
       if (v.type === "safe") options.push(hex(19).map((h) => [{ ...v, address: `0x${h}` }, "body.address"]));
       return fc.oneof(...options);
     });
@@ -409,7 +404,7 @@ describe("sdk schema properties", function () {
       const broken = fc.oneof(
         fc.constant<[unknown, string]>([{ name: "" }, "body.name"]),
         fc
-          .constantFrom("p2sh", "merkleroot", "SEGWIT", "")
+          .constantFrom("p2sh", "merkleroot", 7)
           .map((t): [unknown, string] => [{ address_type: t }, "body.address_type"]),
         fc.constant<[unknown, string]>([{ import_address: {} }, "body.import_address.derivation_path"]),
         fc.constant<[unknown, string]>([
@@ -453,7 +448,7 @@ describe("sdk schema properties", function () {
           anyText
             .filter((t) => !/^[0-9a-f-]{36}$/i.test(t))
             .map((id): [unknown, string] => [{ ...v, vault_id: id }, "body.vault_id"]),
-          fc.constant<[unknown, string]>([{ ...v, type: "evm_swap" }, "body.type"]),
+          fc.constant<[unknown, string]>([{ ...v, type: 42 }, "body.type"]),
           fc
             .constantFrom("1.5", "-1", "0x10", "")
             .map((amount): [unknown, string] => [
@@ -473,7 +468,8 @@ describe("sdk schema properties", function () {
       );
     });
 
-    it("list queries: out-of-range page and size, bad enums, bad uuids, wrong types", async () => {
+    // An enum value this release does not list is the service's to judge (vendor-leniency.test.ts).
+    it("list queries: out-of-range page and size, bad uuids, wrong types", async () => {
       const broken = fc.oneof(
         fc.integer({ max: 0 }).map((page): [string, unknown, string] => ["vaults", { page }, "query.page"]),
         fc.integer({ min: 101 }).map((size): [string, unknown, string] => ["vaults", { size }, "query.size"]),
@@ -483,16 +479,6 @@ describe("sdk schema properties", function () {
           .double({ min: 0.001, max: 399.999, noNaN: true })
           .filter((n) => !Number.isInteger(n))
           .map((size): [string, unknown, string] => ["users", { size }, "query.size"]),
-        fc
-          .tuple(
-            some(fc.constantFrom(...VaultType.options), 3),
-            queryText.filter((t) => !(VaultType.options as string[]).includes(t)),
-          )
-          .map(([ok, bad]): [string, unknown, string] => [
-            "vaults",
-            { vault_types: [...ok, bad] },
-            `query.vault_types.${ok.length}`,
-          ]),
         fc
           .tuple(
             fc.array(uuid, { maxLength: 3 }),
