@@ -103,6 +103,16 @@ if ! cli_ready; then
     rm -rf "$cli_src" && mkdir -p "$cli_src" && cp "$CLI_SRC/go.mod" "$CLI_SRC/go.sum" "$CLI_SRC/tools.go" "$cli_src/"
     (cd "$cli_src" && GOFLAGS=-mod=mod go get "github.com/pulumi/pulumi/pkg/v3@v$PULUMI_VERSION" \
       "github.com/pulumi/pulumi/sdk/v3@v$PULUMI_VERSION" >&2 && GOFLAGS=-mod=mod go mod tidy >&2)
+    # A release may pin a dependency at a commit the module proxy does not serve (v3.274.1: gocloud.dev);
+    # such a module is moved to its newest served release.
+    for _ in 1 2 3 4 5; do
+      if out="$(cd "$cli_src" && go mod download 2>&1)"; then break; fi
+      mod="$(grep -oE '^go: [^@ ]+@[^:]+: reading [^ ]+: (403|404|410)' <<<"$out" | head -1 | sed -E 's/^go: ([^@]+)@.*/\1/')"
+      [ -n "$mod" ] || die "go mod download failed for v$PULUMI_VERSION:
+$out"
+      step "the module proxy does not serve the $mod version that v$PULUMI_VERSION pins; using its newest release"
+      (cd "$cli_src" && GOFLAGS=-mod=mod go get "$mod@latest" >&2 && GOFLAGS=-mod=mod go mod tidy >&2)
+    done
   fi
   log "building pulumi v$PULUMI_VERSION into $BIN_DIR"
   log "this happens once per machine and takes a few minutes (about 4 on 2 cores); later runs use the cache"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The test command (README, CI): set-up, lint, unit tests, then end-to-end tests with the real engine.
+# The test command (README, CI): set-up, lint, unit tests, then end-to-end tests with the real engine, on
+# Node 20 with the pinned @pulumi/pulumi and CLI, then again on the newest releases.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 
@@ -19,11 +20,22 @@ npx mocha 2>&1 | tee "$logs/unit.log" || status=1
 step "End-to-end tests with the real Pulumi engine (mocha)"
 npx mocha --config .mocharc.e2e.json 2>&1 | tee "$logs/e2e.log" || status=1
 
+# The same suites again on the newest Node, @pulumi/pulumi and CLI (engine/current-versions.env).
+step "Second leg: the newest releases (scripts/test-current.sh)"
+bash scripts/test-current.sh "$logs" || status=1
+
 # One closing line for both suites, e.g. "tests: 212 passed, 0 failed".
 # (grep finds no "failing" line on a green run; that must not end the script under pipefail.)
 count() { { grep -hoE "^ +[0-9]+ $1" "$logs"/*.log || true; } | awk '{s+=$1} END {print s+0}'; }
 passed="$(count passing)"
 failed="$(count failing)"
 echo
+leg() { # $1 = passing|failing, then log names
+  local what="$1" files=(); shift
+  for f in "$@"; do files+=("$logs/$f"); done
+  { grep -hoE "^ +[0-9]+ $what" "${files[@]}" 2>/dev/null || true; } | awk '{s+=$1} END {print s+0}'
+}
+echo "pinned leg: $(leg passing unit.log e2e.log) passed, $(leg failing unit.log e2e.log) failed"
+echo "newest leg: $(leg passing current-unit.log current-e2e.log) passed, $(leg failing current-unit.log current-e2e.log) failed"
 echo "tests: ${passed} passed, ${failed} failed"
 if [ "$status" -ne 0 ] || [ "$failed" -ne 0 ] || [ "$passed" -eq 0 ]; then exit 1; fi
