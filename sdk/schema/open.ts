@@ -126,25 +126,20 @@ export function openUnion<const D extends string, const V extends readonly [z.Zo
   const unknownVariant = z.looseObject({ ...shared, [discriminator]: z.string() });
   const schema = z.looseObject({ [discriminator]: z.string() }).superRefine((value, ctx) => {
     const variant = byValue.get(value[discriminator]);
-    if (!variant) {
-      if (closed || refused.has(value[discriminator])) {
-        // The issue zod's own discriminated union reports, so messages and error types stay as they were.
-        ctx.addIssue({
-          code: "invalid_union",
-          errors: [],
-          note: "No matching discriminator",
-          discriminator,
-          options,
-          input: value[discriminator],
-          path: [discriminator],
-        } as never);
-        return;
-      }
-      const result = parseNested(unknownVariant, value);
-      if (!result.success) for (const issue of result.error.issues) ctx.addIssue(issue as never);
+    if (!variant && (closed || refused.has(value[discriminator]))) {
+      // The issue zod's own discriminated union reports, so messages and error types stay as they were.
+      ctx.addIssue({
+        code: "invalid_union",
+        errors: [],
+        note: "No matching discriminator",
+        discriminator,
+        options,
+        input: value[discriminator],
+        path: [discriminator],
+      } as never);
       return;
     }
-    const result = parseNested(variant, value);
+    const result = parseNested(variant ?? unknownVariant, value);
     if (!result.success) for (const issue of result.error.issues) ctx.addIssue(issue as never);
   });
   openUnionVariants.set(schema, variants);
@@ -152,15 +147,6 @@ export function openUnion<const D extends string, const V extends readonly [z.Zo
     z.output<V[number]> | UnknownVariant<D, z.output<V[number]>>,
     z.input<V[number]> | UnknownVariant<D, z.input<V[number]>>
   >;
-}
-
-/** Whether `value` is one of the variants this release models (`type` listed), not an {@link UnknownVariant}. */
-export function isModelledVariant<T extends Record<string, unknown>, D extends string>(
-  value: T | UnknownVariant<D, T>,
-  discriminator: D,
-  known: readonly string[],
-): value is T {
-  return known.includes(value[discriminator] as string);
 }
 
 /** A field that holds one value today (`type: "utxo"`), which a later release may add others to. */
