@@ -14,15 +14,20 @@ step "TSDoc on every public symbol (typedoc validation)"
 npm run --silent docs:check
 
 status=0
+pinned_start=$SECONDS
 step "Unit tests (mocha)"
 npx mocha 2>&1 | tee "$logs/unit.log" || status=1
 
 step "End-to-end tests with the real Pulumi engine (mocha)"
 npx mocha --config .mocharc.e2e.json 2>&1 | tee "$logs/e2e.log" || status=1
 
+pinned_duration=$((SECONDS - pinned_start))
+
 # The same suites again on the newest Node, @pulumi/pulumi and CLI (engine/current-versions.env).
+newest_start=$SECONDS
 step "Second leg: the newest releases (scripts/test-current.sh)"
 bash scripts/test-current.sh "$logs" || status=1
+newest_duration=$((SECONDS - newest_start))
 
 # One closing line for both suites, e.g. "tests: 212 passed, 0 failed".
 # (grep finds no "failing" line on a green run; that must not end the script under pipefail.)
@@ -35,7 +40,8 @@ leg() { # $1 = passing|failing, then log names
   for f in "$@"; do files+=("$logs/$f"); done
   { grep -hoE "^ +[0-9]+ $what" "${files[@]}" 2>/dev/null || true; } | awk '{s+=$1} END {print s+0}'
 }
-echo "pinned leg: $(leg passing unit.log e2e.log) passed, $(leg failing unit.log e2e.log) failed"
-echo "newest leg: $(leg passing current-unit.log current-e2e.log) passed, $(leg failing current-unit.log current-e2e.log) failed"
+minutes() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
+echo "pinned leg: $(leg passing unit.log e2e.log) passed, $(leg failing unit.log e2e.log) failed, $(minutes "$pinned_duration")"
+echo "newest leg: $(leg passing current-unit.log current-e2e.log) passed, $(leg failing current-unit.log current-e2e.log) failed, $(minutes "$newest_duration") (set-up included)"
 echo "tests: ${passed} passed, ${failed} failed"
 if [ "$status" -ne 0 ] || [ "$failed" -ne 0 ] || [ "$passed" -eq 0 ]; then exit 1; fi
