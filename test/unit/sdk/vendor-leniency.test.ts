@@ -256,10 +256,11 @@ describe("sdk: never stricter than the service's published OpenAPI document", fu
 
   describe("totals", () => {
     it("generated values the document does not list, in queries, request bodies and responses", () => {
-      // Guards the tests below: they prove nothing unless such values were really sent and received.
-      assert.ok(futures.query > 20, `queries: ${futures.query}`);
-      assert.ok(futures.body > 50, `bodies: ${futures.body}`);
-      assert.ok(futures.response > 100, `responses: ${futures.response}`);
+      // Guards the tests below: they prove nothing unless such values were really sent and received. The runs
+      // are random, so each bound is about half of what a run gives on average (about 105, 55 and 440).
+      assert.ok(futures.query > 50, `queries: ${futures.query}`);
+      assert.ok(futures.body > 25, `bodies: ${futures.body}`);
+      assert.ok(futures.response > 200, `responses: ${futures.response}`);
     });
   });
 
