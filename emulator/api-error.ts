@@ -1,10 +1,10 @@
 /**
- * The error a route handler throws to answer with one of the spec's error bodies (spec §7, api-fields.md §9).
- * The server adds `request_id` (equal to the `x-request-id` header) when it sends the body.
+ * The error a route handler throws to answer with one of the service's error bodies (docs/api-notes.md,
+ * "Errors"). The server adds `request_id` (equal to the `x-request-id` header) when it sends the body.
  */
 import type { ValidationIssue } from "../sdk/schema";
 
-/** An error body before `request_id` is added. Optional fields are left out, never null (api-fields.md §9). */
+/** An error body before `request_id` is added. Optional fields are left out, never null. */
 export type ErrorBody =
   | { title: string; detail: string; resource?: string; error_type?: string; system_error_code?: string }
   | { title: string; detail: ValidationIssue[] };
@@ -23,7 +23,7 @@ export class ApiError extends Error {
   }
 }
 
-/** 400 `PreconditionFailedError` / `DefinedPreconditionError_*` (spec §7). */
+/** 400 `PreconditionFailedError` / `DefinedPreconditionError_*`. */
 export function preconditionFailed(title: string, detail: string, errorType?: string): ApiError {
   return new ApiError(400, errorType ? { title, detail, error_type: errorType } : { title, detail });
 }
@@ -53,7 +53,7 @@ export function pathNotFound(path: string): ApiError {
   return new ApiError(404, { title: "Not found", detail: `Path ${path} not found`, resource: "path" });
 }
 
-/** 409 `ResourceError` (spec §7: create and rename of vaults; duplicate address names). */
+/** 409 `ResourceError` (create and rename of vaults; duplicate address names). */
 export function alreadyExists(resource: string, detail: string): ApiError {
   return new ApiError(409, { title: "Already exists", detail, resource });
 }

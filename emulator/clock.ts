@@ -1,6 +1,6 @@
 /**
  * The emulator's clock. Tests move it (advance, set, freeze) to drive time-based behaviour without waiting:
- * transaction progression in `clock` mode, the `x-timestamp` window (spec §5.2) and rate-limit windows.
+ * transaction progression in `clock` mode, the `x-timestamp` window and rate-limit windows.
  */
 export interface ClockSnapshot {
   /** Current emulator time, epoch milliseconds. */
@@ -23,7 +23,7 @@ export class Clock {
     return this.frozenAtMs ?? Date.now() + this.offsetMs;
   }
 
-  /** Emulator time as the service formats it (`2025-02-13T15:27:16.186000Z`, api-fields.md §1). */
+  /** Emulator time as the service formats it: `2025-02-13T15:27:16.186000Z`. */
   isoNow(): string {
     return formatTimestamp(this.now());
   }

@@ -1,7 +1,7 @@
 /**
  * Credentials of a running emulator: access tokens shaped like the real service's JWTs (opaque to
  * clients; never verified as JWTs), a control token, and two P-256 key pairs: the API user's signing key
- * (its public key is "registered", spec §5.2) and the webhook signing key (api-fields.md §10).
+ * (its public key is "registered" with the signer) and the webhook signing key.
  */
 import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, randomUUID } from "node:crypto";
 import type { Credentials } from "./state/types";

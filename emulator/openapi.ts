@@ -29,7 +29,7 @@ function jsonSchema(schema: z.ZodType): Json {
   return rest;
 }
 
-/** The §7 statuses every endpoint may return, and the error schema of each. */
+/** The statuses every endpoint may return, and the error schema of each (docs/api-notes.md, "Errors"). */
 const COMMON_ERRORS: Record<number, [string, string]> = {
   400: ["Bad request (precondition failed)", "PreconditionFailedError"],
   401: ["Unauthorized user", "BaseError"],

@@ -1,6 +1,6 @@
 /**
- * Per-token rate limiting over fixed 60-second windows of the emulator clock (api-fields.md §1: the real
- * service sends `x-ratelimit-limit: 300, 300;w=60`). With a limit of 0 nothing is refused, but the headers
+ * Per-token rate limiting over fixed 60-second windows of the emulator clock (the real service sends
+ * `x-ratelimit-limit: 300, 300;w=60`). With a limit of 0 nothing is refused, but the headers
  * still report a large nominal limit so that clients exercise their header parsing.
  */
 export const RATE_LIMIT_WINDOW_MS = 60_000;

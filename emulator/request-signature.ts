@@ -1,7 +1,7 @@
 /**
- * Verifies the request signature of sensitive operations (spec §5.2, api-fields.md §8.1): an ECDSA P-256 /
- * SHA-256 signature, DER then base64, in `x-signature`, over `<path>|<x-timestamp>|<raw body>`, with the
- * timestamp within 120 s of the emulator clock. Seconds and milliseconds are both accepted, because the
+ * Verifies the request signature of sensitive operations (docs/api-notes.md, "Request signing"): an ECDSA
+ * P-256 / SHA-256 signature, DER then base64, in `x-signature`, over `<path>|<x-timestamp>|<raw body>`, with
+ * the timestamp within 120 s of the emulator clock. Seconds and milliseconds are both accepted, because the
  * docs say milliseconds but the official examples send seconds.
  */
 import { createPublicKey, type KeyObject, verify } from "node:crypto";

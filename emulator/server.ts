@@ -160,7 +160,7 @@ export function buildServer(ctx: EmulatorContext, opts: ServerOptions): FastifyI
     },
   });
 
-  // One JSON parser that keeps the raw text: request signatures cover the exact body bytes (spec §5.2).
+  // One JSON parser that keeps the raw text: request signatures cover the exact body bytes.
   app.removeContentTypeParser("application/json");
   app.addContentTypeParser("application/json", { parseAs: "string" }, (req, body, done) => {
     const text = body as string;
@@ -187,7 +187,7 @@ export function buildServer(ctx: EmulatorContext, opts: ServerOptions): FastifyI
     stateOf(req).arrivedAt = ctx.clock.isoNow();
     reply.header("x-request-id", req.id);
     if (!req.url.startsWith("/api/")) return done();
-    // Rate limit per token (unknown tokens share their client address's window), spec §7 429.
+    // Rate limit per token (unknown tokens share their client address's window): 429.
     const token = bearerToken(req);
     const key = principalOf(ctx, token) ? `token:${token}` : `ip:${req.ip}`;
     const verdict = ctx.rateLimiter.hit(key);

@@ -1,5 +1,5 @@
 /**
- * Turns zod issues into the service's 422 `detail` list (FastAPI/pydantic style, api-fields.md §9):
+ * Turns zod issues into the service's 422 `detail` list (FastAPI/pydantic style):
  * `loc` starts with where the value came from (`body`, `query`, `path`, `header`), then the zod path;
  * `type` is the pydantic error type a FastAPI service would report.
  */

@@ -39,11 +39,11 @@ export interface CustodyClientOptions {
    * `https://`; plain `http://` is accepted only for loopback hosts (localhost, 127.0.0.0/8, ::1).
    */
   baseUrl: string;
-  /** The API user's access token (a JWT), sent as `Authorization: Bearer …` (spec §5.1). */
+  /** The API user's access token (a JWT), sent as `Authorization: Bearer …`. */
   accessToken: string;
   /**
    * The API user's P-256 private key (PEM: PKCS#8 `PRIVATE KEY` or SEC1 `EC PRIVATE KEY`, or a KeyObject).
-   * Needed only for signed calls (`transactions.create`, spec §5.2). It is parsed once and never logged.
+   * Needed only for signed calls (`transactions.create`). It is parsed once and never logged.
    */
   apiUserPrivateKey?: PemKey;
   /** Retries of a failed call (408, 429, 5xx, connection errors) for endpoints safe to repeat; default 3. */

@@ -1,5 +1,5 @@
 /**
- * The one mapping from an error response to an error class (spec §7; bodies per api-fields.md §9).
+ * The one mapping from an error response to an error class (docs/api-notes.md, "Errors").
  */
 import {
   CustodyErrorCode as Code,

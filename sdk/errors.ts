@@ -1,6 +1,6 @@
 /**
- * Errors of the custody client: one base class, one subclass per status family (spec §7), and local failures
- * (configuration, validation before sending, transport, unreadable responses).
+ * Errors of the custody client: one base class, one subclass per status family (docs/api-notes.md,
+ * "Errors"), and local failures (configuration, validation before sending, transport, unreadable responses).
  *
  * Callers branch on `code` (stable strings, like undici's `UND_ERR_*`) or on the class, never on message text.
  * No error ever holds the access token, the Authorization header or the private key: errors keep only what the
@@ -202,7 +202,7 @@ named(CustodyError, "CustodyError");
 export class CustodyBadRequestError extends CustodyError {}
 named(CustodyBadRequestError, "CustodyBadRequestError");
 
-/** 401: the access token is missing, expired or invalid (spec §5.1). */
+/** 401: the access token is missing, expired or invalid. */
 export class CustodyAuthenticationError extends CustodyError {}
 named(CustodyAuthenticationError, "CustodyAuthenticationError");
 

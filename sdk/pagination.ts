@@ -1,8 +1,8 @@
 /**
- * `listAll`: every item of a paginated list as one async iterable (spec §4 conventions: `page`, `size`, and the
- * envelope `{ total, page, size, <items> }`).
+ * `listAll`: every item of a paginated list as one async iterable (`page`, `size`, and the envelope
+ * `{ total, page, size, <items> }`; docs/api-notes.md, "Paging").
  *
- * Pages are requested with the endpoint's largest `size` (spec §8). Once the first page reports `total`, the
+ * Pages are requested with the endpoint's largest `size`. Once the first page reports `total`, the
  * remaining pages are fetched a few at a time in parallel, and items are still yielded strictly in order. When
  * the consumer stops early, pages still in flight are cancelled.
  */

@@ -137,14 +137,14 @@ export class RequestPipeline {
     if (spec.signed && this.#o.privateScalar === undefined) {
       throw new CustodyConfigurationError(
         CustodyErrorCode.SIGNING_KEY_MISSING,
-        `${spec.method} ${spec.path} must be signed (spec §5.2); pass apiUserPrivateKey (the API user's P-256 ` +
+        `${spec.method} ${spec.path} must be signed; pass apiUserPrivateKey (the API user's P-256 ` +
           "private key in PEM form) to the CustodyClient",
         { method: spec.method, path: spec.path },
       );
     }
     const path = this.#validate(spec, args);
     const url = this.#o.baseUrl + path + encodeQuery(args.query as Record<string, unknown> | undefined);
-    // Serialised once: every retry (and the signature) uses these exact bytes (spec §5.2).
+    // Serialised once: the signature covers these exact bytes, and every retry sends them again.
     const bodyText = spec.body !== undefined ? JSON.stringify(args.body) : undefined;
     const headers = this.#headers(spec, args, bodyText !== undefined);
     return (await this.#send(name, spec, path, url, headers, bodyText, args.signal)) as EndpointResponse<N>;

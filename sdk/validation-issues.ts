@@ -1,6 +1,7 @@
 /**
- * Turning zod issues into the service's own issue shape `{loc, msg, type}` (api-fields.md §9), so that a request
- * rejected locally reads like one the service rejected with 422: `body.chain: must be one of "bitcoin_mainnet", …`.
+ * Turning zod issues into the service's own issue shape `{loc, msg, type}` (docs/api-notes.md, "Errors"), so
+ * that a request rejected locally reads like one the service rejected with 422:
+ * `body.chain: must be one of "bitcoin_mainnet", …`.
  */
 import type { z } from "zod";
 import type { ValidationIssue } from "./schema/errors";

@@ -23,7 +23,7 @@ interface Case {
   query: string;
   path: string;
   itemsKey: string;
-  /** The endpoint's largest `size` (spec §8). */
+  /** The endpoint's largest `size`. */
   maxSize: number;
 }
 
@@ -59,14 +59,16 @@ export const dataSourcesFigure: Figure = {
       "harness process as a program would call them, with `CUSTODY_REQUESTS_PER_MINUTE=0` (no client-side " +
       "throttling).",
     "**Requests** are counted from the emulator's request log, against the minimum ceil(N ÷ largest page size): " +
-      `the largest \`size\` is ${MAX_USERS_PAGE_SIZE} for users and ${MAX_PAGE_SIZE} for vaults (spec §8), N is ` +
+      `the largest \`size\` is ${MAX_USERS_PAGE_SIZE} for users and ${MAX_PAGE_SIZE} for vaults (see ` +
+      "[`docs/api-notes.md`](docs/api-notes.md#paging)), N is " +
       "the number of items returned. **Time** is compared with a hand-written minimal loop on raw undici: one " +
       "page after the other with the largest size, `body.json()`, no validation, no mapping. Calls alternate " +
       "(data source, loop, data source, ...) after one untimed warm-up each; medians are reported.",
   ],
   analysis: [
     "Both data sources page through `listAll` of the sdk, which asks for the largest page size the endpoint allows " +
-      "(400 for users, 100 for the other lists; spec §8), so the request count is the minimum. Once the first " +
+      "(400 for users, 100 for the other lists; see [`docs/api-notes.md`](docs/api-notes.md#paging)), so " +
+      "the request count is the minimum. Once the first " +
       "page reports `total`, the sdk fetches the remaining pages four at a time (`listConcurrency`, default 4) and " +
       "still yields items in order; with 50 ms per request that overlaps the round trips the hand loop makes one " +
       "after the other, which is why the data sources take a fraction of the loop's time despite validating every " +

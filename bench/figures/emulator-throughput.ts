@@ -20,7 +20,7 @@ const LOADS = [
     label: "POST /api/v1/vaults",
     method: "POST",
     path: "/api/v1/vaults",
-    // `{n}` becomes a counter per request: vault names are unique, so every create succeeds (spec §4, 409).
+    // `{n}` becomes a counter per request: vault names must be unique (409 otherwise), so every create succeeds.
     body: JSON.stringify({ name: `bench-${process.pid}-{n}`, type: "evm" }),
     okStatus: 201,
   },

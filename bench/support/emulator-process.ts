@@ -43,7 +43,7 @@ export async function startEmulatorProcess(options: EmulatorProcessOptions): Pro
     "0",
     "--latency-ms",
     String(options.latencyMs),
-    // The rate limit is off: the benchmarks measure our code, not the documented quota (spec §8).
+    // The rate limit is off: the benchmarks measure our code, not the documented quota.
     "--rate-limit",
     "0",
     "--seed",

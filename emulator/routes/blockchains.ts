@@ -1,5 +1,5 @@
 /**
- * Blockchains and suggested fees (spec §4 "Blockchains"; api-fields.md §7.3, §7.4). Lists keep the
+ * Blockchains and suggested fees (docs/api-notes.md, "Chains"). Lists keep the
  * catalogue's order. Suggested fees are keyed by the chain id the client asked for (inferred; no source
  * confirms the key); chain types without a fee variant (Solana, Tron, Stellar, …) are left out, as in the
  * published schema.

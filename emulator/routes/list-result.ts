@@ -3,7 +3,7 @@ import type { HandlerResult } from "./types";
 
 /**
  * The 200 answer of a paginated list: the envelope `{ total, page, size, <itemsKey>: [...] }` of one page of
- * `items`, each shown through `view` (api-fields.md §1.1).
+ * `items`, each shown through `view`.
  */
 export function listResult<T>(
   itemsKey: string,

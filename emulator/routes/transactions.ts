@@ -1,7 +1,8 @@
 /**
- * `POST /transactions` (spec §4, §5.2; api-fields.md §8). The signature has been verified by the server
- * before this handler runs. Idempotency (api-fields.md §8.2): `x-idempotence-id` must be a UUID; a repeat
- * returns 200 and the original transaction in its *current* state, even when the repeated body differs.
+ * `POST /transactions` (docs/api-notes.md, "Transactions"). The signature has been verified by the server
+ * before this handler runs. Idempotency (docs/api-notes.md, "Idempotency"): `x-idempotence-id` must be a
+ * UUID; a repeat returns 200 and the original transaction in its *current* state, even when the repeated
+ * body differs.
  * Only successful creates are remembered, so a failed request can be retried with the same id.
  */
 import { Uuid } from "../../sdk/schema";

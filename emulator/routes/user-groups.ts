@@ -1,4 +1,4 @@
-/** User groups (spec §4 "User groups"; api-fields.md §7.2). `user_ids` matches active members. */
+/** User groups. `user_ids` matches active members. */
 import { notFound } from "../api-error";
 import { matches, sortItems } from "../state/list-query";
 import { listResult } from "./list-result";

@@ -1,6 +1,6 @@
 /**
- * Users (spec §4 "Users"; api-fields.md §7.1). Deleted users are left out unless `include_deleted=true`
- * (spec §3), even when `states` asks for `deleted`. `group_ids` matches members in any membership state
+ * Users (docs/api-notes.md, "Users and groups"). Deleted users are left out unless `include_deleted=true`,
+ * even when `states` asks for `deleted`. `group_ids` matches members in any membership state
  * unless `states_on_groups` narrows it; `group_ids__not` excludes members in those same states.
  */
 import { notFound } from "../api-error";
@@ -23,7 +23,7 @@ export const userHandlers: Pick<Handlers, "listUsers" | "getUser"> = {
       if (q.emails && (!u.email || !q.emails.map((e) => e.toLowerCase()).includes(u.email.toLowerCase())))
         return false;
       if (!matches(q.user_ids, u.id) || q.exclude_user_ids?.includes(u.id)) return false;
-      // End users (the only users with external ids) are not part of /users (api-fields.md §7.1).
+      // End users (the only users with external ids) are not part of /users.
       if (q.external_ids) return false;
       if (q.group_ids || q.group_ids__not) {
         const groups = views.groupIdsOfUser(u.id, membershipStates);

@@ -1,7 +1,7 @@
 /**
- * UTXO vault addresses (spec §4; api-fields.md §5). Only UTXO vaults have addresses: anything else is the
- * real 400 `invalid_vault_type` body. Names are unique within a vault (409); a new address without a name
- * gets the vault's `default_next_address_name`.
+ * UTXO vault addresses (docs/api-notes.md, "Vault addresses"). Only UTXO vaults have addresses: anything
+ * else is the real 400 `invalid_vault_type` body. Names are unique within a vault (409); a new address
+ * without a name gets the vault's `default_next_address_name`.
  */
 import { notFound, preconditionFailed } from "../api-error";
 import { utxoAddressTypes } from "../crypto/derive-keys";
@@ -15,7 +15,7 @@ import { requireVault } from "./vaults";
 function requireUtxoVault(ctx: HandlerContext, id: string): VaultRecord {
   const vault = requireVault(ctx, id);
   if (vault.type !== "utxo" || !vault.utxo) {
-    // The real body, word for word, including its wording about "vault creation" (api-fields.md §5).
+    // The real body, word for word, including its wording about "vault creation".
     throw preconditionFailed(
       "Invalid vault type",
       "Invalid vault type for vault creation.",

@@ -1,4 +1,4 @@
-/** Owned assets of a vault (spec §4; api-fields.md §7.5). Default order: the order assets were added. */
+/** Owned assets of a vault. Default order: the order assets were added. */
 import { notFound } from "../api-error";
 import { findAsset } from "../seed/assets";
 import { findChain } from "../seed/chains";

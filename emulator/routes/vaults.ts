@@ -1,11 +1,11 @@
 /**
- * Vault endpoints (spec §4 "Vaults"; api-fields.md §4).
+ * Vault endpoints (docs/api-notes.md, "Vaults").
  *
- * Decisions where the spec is silent (README "Behaviour"):
+ * Decisions where the API is silent (README "Behaviour"):
  * - names are unique among all vaults, archived ones included: an archived vault keeps its name reserved,
  *   which is what lets a restore never conflict; `GET /vaults?names=` finds archived vaults too;
  * - archive and restore are idempotent (204 again); an unknown id there is a 400 `vault_not_found`,
- *   because spec §7 lists no 404 for these two endpoints;
+ *   because the API lists no 404 for these two endpoints;
  * - an unknown `vault_group_id` (create) or group id in a proposal is a 404 `resource: "vault_group"`;
  * - a new change proposal supersedes the vault's pending one.
  */
@@ -22,7 +22,7 @@ import type { HandlerContext, Handlers } from "./types";
 /** The most vaults an organization may hold (`max_vaults_reached`). */
 export const MAX_VAULTS = 200_000;
 
-/** The vault of a path id, or the 404 `ResourceError` (spec §7). */
+/** The vault of a path id, or the 404 `ResourceError`. */
 export function requireVault(ctx: HandlerContext, id: string): VaultRecord {
   const vault = ctx.emulator.store.vaults.get(id);
   if (!vault) throw notFound("vault", id);
@@ -33,7 +33,7 @@ function requireVaultGroup(ctx: HandlerContext, id: string): void {
   if (!ctx.emulator.store.vaultGroups.has(id)) throw notFound("vault_group", id);
 }
 
-/** Archive and restore have no 404 in spec §7: a missing vault is a precondition failure. */
+/** Archive and restore list no 404: a missing vault is a precondition failure. */
 function requireVaultForStateChange(ctx: HandlerContext, id: string): VaultRecord {
   const vault = ctx.emulator.store.vaults.get(id);
   if (!vault) throw preconditionFailed("Vault not found", `Vault ${id} not found`, "vault_not_found");

@@ -1,5 +1,5 @@
 /**
- * Webhook endpoints (spec §4 "Webhooks", §6; api-fields.md §10). Configured endpoints live in the control
+ * Webhook endpoints (docs/api-notes.md, "Webhooks"). Configured endpoints live in the control
  * API. `/webhooks/test` delivers one signed test event to the given URL and reports a failure as a 400
  * with a `TestWebhookErrorType`; the trigger endpoints resend to every configured endpoint subscribed to
  * the event type (none configured: nothing is sent, still 204).

@@ -1,6 +1,7 @@
 /**
  * The asset catalogue: the native asset of every chain plus a few well-known tokens, with prices in USD
- * (api-fields.md §7.5). Ids are derived from the asset identity, so they are the same on every run.
+ * (docs/api-notes.md, "Assets and balances"). Ids are derived from the asset identity, so they are the same
+ * on every run.
  */
 import type { AssetInfo } from "../../sdk/schema";
 import { deterministicUuid } from "../prng";

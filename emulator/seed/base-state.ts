@@ -1,7 +1,7 @@
 /**
  * The state every seed starts from: the organization, the two API users whose tokens the emulator hands
  * out (a trader that may write and a viewer that may not), and the "Default" vault group that new vaults
- * join (api-fields.md §4.3).
+ * join unless told otherwise.
  */
 import { deterministicUuid } from "../prng";
 import { type Credentials, type EmulatorState, STATE_FORMAT_VERSION } from "../state/types";

@@ -1,9 +1,10 @@
 /**
- * The chain catalogue: one realistic `EnrichedChain` record for every default chain unique id of spec §2.
+ * The chain catalogue: one realistic `EnrichedChain` record for every default chain unique id
+ * (docs/api-notes.md, "Chains").
  *
  * EVM chains are listed under their named unique id (`evm_arbitrum_mainnet`), as the real service returns
- * them (api-fields.md §3); the numeric ids of spec §2 (`evm_42161`) are aliases of the same records and are
- * accepted wherever a chain id is. The ripple ids of spec §2 have no record: `ChainType` has no value for
+ * them; the numeric ids (`evm_42161`) are aliases of the same records and are
+ * accepted wherever a chain id is. The ripple ids have no record: `ChainType` has no value for
  * them in v0.2.0, so a record could not be parsed by any client (see the README, "Known gaps").
  */
 import type { EnrichedChain } from "../../sdk/schema";
@@ -388,7 +389,7 @@ function buildCatalogue(): ChainRecord[] {
       source: "default",
     } as ChainRecord);
   }
-  // One custom chain (spec §2: `evm_<chain id>` for chains added by the organization), for the `sources` filter.
+  // One custom chain (`evm_<chain id>`, as for chains added by the organization), for the `sources` filter.
   chains.push({
     chain_type: "evm",
     chain_id: 7777777,

@@ -1,5 +1,5 @@
 /**
- * Builds new vault and address records with realistic per-type fields (api-fields.md §4.1, §5): the same
+ * Builds new vault and address records with realistic per-type fields (docs/api-notes.md, "Vaults"): the same
  * code serves `POST /vaults`, `POST /vaults/{id}/addresses` and the seed data, so seeded and created
  * vaults look alike.
  */

@@ -1,8 +1,8 @@
 /**
- * Sorting and paging shared by every list endpoint (spec §4 conventions, §8 limits).
+ * Sorting and paging shared by every list endpoint (docs/api-notes.md, "Query parameters" and "Paging").
  *
  * Default order, when `sort_by` is absent: `created_at` ascending, records created in the same instant in
- * the order they were created (the spec leaves it open; api-fields.md §6). `sort_by` values are
+ * the order they were created (the API leaves it open). `sort_by` values are
  * `<field>_asc|<field>_desc`; several apply in order, and the default order breaks the remaining ties, so
  * every order is total and the same on every run. Missing values sort as the largest
  * (last ascending, first descending), as PostgreSQL does.

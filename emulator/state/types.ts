@@ -107,7 +107,7 @@ export interface AddressRecord {
   public_key_compressed: string;
 }
 
-/** Six-field `Balances` (api-fields.md §7.5), minor units. */
+/** Six-field `Balances`, minor units. */
 export interface BalanceRecord {
   total_mined: string;
   total_pending_incoming: string;
@@ -125,7 +125,7 @@ export interface OwnedAssetRecord {
 }
 
 /**
- * A vault change proposal, submitted by `POST /vaults/{id}/proposals` (spec §4) and decided through the
+ * A vault change proposal, submitted by `POST /vaults/{id}/proposals` and decided through the
  * control API, which stands in for the service's separate user-actions interface.
  */
 export interface ProposalRecord {
@@ -157,7 +157,7 @@ export interface TransactionRecord {
   step: number;
   /** Emulator time (ms) of the last state change, for `clock` progression. */
   stepped_at_ms: number;
-  /** The API record (spec §4, api-fields.md §8.4), kept up to date on every state change. */
+  /** The API record, kept up to date on every state change. */
   body: Record<string, unknown> & { id: string; state: string; type: string };
 }
 
@@ -172,7 +172,7 @@ export interface AuditLogRecord {
 }
 
 /**
- * A webhook endpoint configured through the control API (the service configures webhooks elsewhere, spec §6).
+ * A webhook endpoint configured through the control API (the service configures webhooks elsewhere).
  */
 export interface WebhookEndpointRecord {
   /** Endpoint id; the `webhook_id` of its deliveries. */

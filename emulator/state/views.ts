@@ -1,7 +1,7 @@
 /**
- * Renders store records as the API shapes of api-fields.md (§4 vaults, §5 addresses, §7 users, groups and
- * owned assets). Derived values (member counts, group arrays) are computed here from the records, so they
- * can never disagree with them.
+ * Renders store records as the API shapes of vaults, addresses, users, groups and owned assets. Derived
+ * values (member counts, group arrays) are computed here from the records, so they can never disagree with
+ * them.
  */
 import { findAsset } from "../seed/assets";
 import { findChain } from "../seed/chains";
@@ -47,7 +47,7 @@ export class Views {
 
   // ---- users ---------------------------------------------------------------------------------------------
 
-  /** `UserRef` (api-fields.md §7.1: PersonRef, ApiUserRef, ApiSignerRef, SystemUserRef). */
+  /** `UserRef`: PersonRef, ApiUserRef, ApiSignerRef or SystemUserRef. */
   userRef(userId: string): Json {
     const u = this.store.users.get(userId);
     if (!u) return { id: userId, user_type: "system", name: "Deleted user" };
@@ -106,7 +106,7 @@ export class Views {
     return { id: g.id, name: g.name, users_count: counts.users, admins_count: counts.admins, state: g.state };
   }
 
-  /** `UserGroup` (api-fields.md §7.2). */
+  /** `UserGroup`. */
   userGroup(g: UserGroupRecord): Json {
     const counts = this.memberCounts(g.id);
     const out: Json = {
@@ -153,7 +153,7 @@ export class Views {
     return (f.address ?? f.main_address ?? f.raw_account ?? f.arch_address) as string | undefined;
   }
 
-  /** `VaultRef` (api-fields.md §4.2). */
+  /** `VaultRef`. */
   vaultRef(v: VaultRecord): Json {
     const address = this.mainAddress(v);
     return {
@@ -237,7 +237,7 @@ export class Views {
 
   // ---- addresses and assets ------------------------------------------------------------------------------
 
-  /** `UtxoVaultAddress` (api-fields.md §5). */
+  /** `UtxoVaultAddress`. */
   address(a: AddressRecord): Json {
     const vault = this.store.vaults.get(a.vault_id)!;
     return {
@@ -258,7 +258,7 @@ export class Views {
     };
   }
 
-  /** `OwnedAsset` with the six-field `balances` and the deprecated `balance` (api-fields.md §7.5). */
+  /** `OwnedAsset` with the six-field `balances` and the deprecated `balance`. */
   ownedAsset(o: OwnedAssetRecord): Json {
     const asset = findAsset(o.asset_id)!;
     const priced: Json = { type: "asset_price", asset_info: asset.info };
@@ -293,7 +293,7 @@ export class Views {
     return body;
   }
 
-  /** An audit-log record (api-fields.md §10: `AuditLogRecord`, whose payload the spec leaves open). */
+  /** An audit-log record (`AuditLogRecord`, whose payload the API leaves open). */
   auditLogRecord(r: AuditLogRecord): Json {
     return {
       id: r.id,

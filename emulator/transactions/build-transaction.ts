@@ -1,7 +1,7 @@
 /**
- * Builds the transaction record returned by `POST /transactions` (api-fields.md §8.4): the envelope common
- * to every type, plus chain, parties and amounts for the modelled EVM, Solana and UTXO transfers. Other
- * types keep their request `details` as sent.
+ * Builds the transaction record returned by `POST /transactions` (docs/api-notes.md, "Transactions"): the
+ * envelope common to every type, plus chain, parties and amounts for the modelled EVM, Solana and UTXO
+ * transfers. Other types keep their request `details` as sent.
  */
 import { preconditionFailed } from "../api-error";
 import { findAsset } from "../seed/assets";
@@ -12,7 +12,7 @@ import type { Views } from "../state/views";
 
 type Json = Record<string, unknown>;
 
-/** The states a transaction of `type` walks through (api-fields.md §8.4, real sequences). */
+/** The states a transaction of `type` walks through, following the observed real sequences. */
 export function planFor(type: string): string[] {
   const pushable = type.endsWith("_transaction") && type !== "exchange_transaction";
   return pushable

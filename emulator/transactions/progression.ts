@@ -1,5 +1,5 @@
 /**
- * Moves transactions through their states (api-fields.md §8.4), in one of three modes (moto's state
+ * Moves transactions through their states, in one of three modes (moto's state
  * manager is the model):
  * - `immediate` (default): a new transaction goes all the way to `completed` right after the create
  *   response is built; the response still shows `approved`, as the real service's does;

@@ -1,6 +1,6 @@
 /**
  * One webhook delivery attempt: POST the raw JSON body with `X-Signature` (base64 DER ECDSA P-256/SHA-256
- * over the raw body, api-fields.md §10), and classify a failure as a `TestWebhookErrorType`.
+ * over the raw body), and classify a failure as a `TestWebhookErrorType`.
  */
 import { createPrivateKey, type KeyObject, sign } from "node:crypto";
 import { type Dispatcher, request } from "undici";

@@ -1,4 +1,4 @@
-/** `client.blockchains`: the chain catalogue and suggested fees (spec §4 "Blockchains"). */
+/** `client.blockchains`: the chain catalogue and suggested fees. */
 import { type ListAllOptions, listAllOf } from "../pagination";
 import type { CallOptions, RequestPipeline } from "../request-pipeline";
 import type {

@@ -1,4 +1,4 @@
-/** `client.transactions`: creating signed transactions (spec §4 "Transactions", §5.2). */
+/** `client.transactions`: creating signed transactions. */
 import type { CallOptions, RequestPipeline } from "../request-pipeline";
 import type { CreateTransactionRequest, Transaction } from "../schema";
 
@@ -6,7 +6,7 @@ import type { CreateTransactionRequest, Transaction } from "../schema";
 export interface CreateTransactionOptions extends CallOptions {
   /**
    * The `x-idempotence-id` (a UUID). Generated when absent. Keep and reuse it to repeat a create safely: the
-   * service answers a repeated id with the original transaction (api-fields.md §8.2).
+   * service answers a repeated id with the original transaction (docs/api-notes.md, "Idempotency").
    */
   idempotencyId?: string;
 }

@@ -1,4 +1,4 @@
-/** `client.userGroups`: the organization's user groups (spec §4 "User groups"). */
+/** `client.userGroups`: the organization's user groups. */
 import { type ListAllOptions, listAllOf } from "../pagination";
 import type { CallOptions, RequestPipeline } from "../request-pipeline";
 import type { ListUserGroupsQuery, ListUserGroupsResponse, UserGroup } from "../schema";

@@ -1,4 +1,4 @@
-/** `client.users`: the organization's users (spec §4 "Users"). */
+/** `client.users`: the organization's users. */
 import { type ListAllOptions, listAllOf } from "../pagination";
 import type { CallOptions, RequestPipeline } from "../request-pipeline";
 import type { ListUsersQuery, ListUsersResponse, User } from "../schema";

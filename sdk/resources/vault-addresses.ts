@@ -1,4 +1,4 @@
-/** `client.vaults.addresses`: addresses of UTXO vaults (spec §4 "Vaults", `/vaults/{id}/addresses`). */
+/** `client.vaults.addresses`: addresses of UTXO vaults (`/vaults/{id}/addresses`). */
 import { type ListAllOptions, listAllOf } from "../pagination";
 import type { CallOptions, RequestPipeline } from "../request-pipeline";
 import type {

@@ -1,4 +1,4 @@
-/** `client.vaults.assets`: the assets a vault holds (spec §4 "Vaults", `/vaults/{id}/assets`). */
+/** `client.vaults.assets`: the assets a vault holds (`/vaults/{id}/assets`). */
 import { type ListAllOptions, listAllOf } from "../pagination";
 import type { CallOptions, RequestPipeline } from "../request-pipeline";
 import type {

@@ -1,4 +1,4 @@
-/** `client.vaults`: vaults and their lifecycle (spec §4 "Vaults"). */
+/** `client.vaults`: vaults and their lifecycle. */
 import { type ListAllOptions, listAllOf } from "../pagination";
 import type { CallOptions, RequestPipeline } from "../request-pipeline";
 import type {

@@ -1,4 +1,4 @@
-/** `client.webhooks`: manual webhook deliveries (spec §4 "Webhooks", §6). */
+/** `client.webhooks`: manual webhook deliveries. */
 import type { CallOptions, RequestPipeline } from "../request-pipeline";
 import type { TestWebhookRequest } from "../schema";
 

@@ -1,4 +1,4 @@
-/** UTXO vault addresses (spec §4; api-fields.md §5). */
+/** UTXO vault addresses (docs/api-notes.md, "Vault addresses"). */
 import { z } from "zod";
 import { Balances } from "./assets";
 import { listEnvelope, pagingQuery, queryArray, Uuid } from "./common";
@@ -37,7 +37,7 @@ export const UtxoVaultAddress = z.looseObject({
 export type UtxoVaultAddress = z.infer<typeof UtxoVaultAddress>;
 
 /**
- * `CreateVaultAddressRequest`: the body of `POST /vaults/{id}/addresses` (UTXO vaults only; spec §4). Every
+ * `CreateVaultAddressRequest`: the body of `POST /vaults/{id}/addresses` (UTXO vaults only). Every
  * field is optional, but the body itself is required.
  */
 export const CreateVaultAddressRequest = z.object({
@@ -51,7 +51,7 @@ export const CreateVaultAddressRequest = z.object({
 /** The body of a create-address request. */
 export type CreateVaultAddressRequest = z.input<typeof CreateVaultAddressRequest>;
 
-/** Query of `GET /vaults/{id}/addresses` (spec §4): paging, sort order and filters. */
+/** Query of `GET /vaults/{id}/addresses`: paging, sort order and filters. */
 export const ListVaultAddressesQuery = z.object({
   /** Sort order. */
   sort_by: queryArray(VaultAddressSortableFields),

@@ -1,4 +1,4 @@
-/** Owned assets (spec §4 vault assets; api-fields.md §7.5). */
+/** Owned assets (docs/api-notes.md, "Assets and balances"). */
 import { z } from "zod";
 import {
   ChainUniqueId,
@@ -78,8 +78,7 @@ export const PricedAsset = z.looseObject({
 });
 
 /**
- * `OwnedAsset` (= `GetOwnedAssetResponse`): an asset held in a vault, with its price and balances (spec §4
- * vault assets).
+ * `OwnedAsset` (= `GetOwnedAssetResponse`): an asset held in a vault, with its price and balances.
  */
 export const OwnedAsset = z.looseObject({
   priced_asset: PricedAsset,
@@ -90,7 +89,7 @@ export const OwnedAsset = z.looseObject({
 /** An asset held in a vault. */
 export type OwnedAsset = z.infer<typeof OwnedAsset>;
 
-/** Query of `GET /vaults/{id}/assets` (spec §4): paging, sort order and filters. */
+/** Query of `GET /vaults/{id}/assets`: paging, sort order and filters. */
 export const ListOwnedAssetsQuery = z.object({
   ...pagingQuery(),
   /** Only assets on these chains. */
@@ -111,7 +110,7 @@ export const ListOwnedAssetsResponse = listEnvelope("owned_assets", OwnedAsset);
 /** One page of `GET /vaults/{id}/assets`. */
 export type ListOwnedAssetsResponse = z.infer<typeof ListOwnedAssetsResponse>;
 
-/** `GET /vaults/{id}/assets/{asset_id}` accepts the paging params too (spec §4). */
+/** `GET /vaults/{id}/assets/{asset_id}` accepts the paging params too (docs/api-notes.md, "Paging"). */
 export const GetOwnedAssetQuery = z.object({ ...pagingQuery() });
 /** Query parameters of `GET /vaults/{id}/assets/{asset_id}`. */
 export type GetOwnedAssetQuery = z.input<typeof GetOwnedAssetQuery>;

@@ -1,4 +1,4 @@
-/** Blockchains and suggested fees (spec §4 "Blockchains"; api-fields.md §7.3, §7.4). */
+/** Blockchains and suggested fees (docs/api-notes.md, "Chains"). */
 import { z } from "zod";
 import { ChainUniqueId, listEnvelope, pagingQuery, queryArray, queryBool } from "./common";
 import { CHAIN_TYPES, ChainSource, ChainType, GasType } from "./enums";
@@ -66,7 +66,7 @@ export type EnrichedChain = z.infer<typeof EnrichedChain>;
 export const ChainRef = z.looseObject({ chain_type: ChainType.or(z.string()), unique_id: ChainUniqueId });
 
 /**
- * Query of `GET /blockchains` (spec §4): paging and filters by type, source, mainnet/testnet and exchange.
+ * Query of `GET /blockchains`: paging and filters by type, source, mainnet/testnet and exchange.
  */
 export const ListBlockchainsQuery = z.object({
   ...pagingQuery(),
@@ -133,7 +133,7 @@ export const SuggestedFees = z.union([
 /** Suggested fees of one chain. */
 export type SuggestedFees = z.infer<typeof SuggestedFees>;
 
-/** Query of `GET /blockchains/suggested-fees` (spec §4): the chains, by unique id or by type. */
+/** Query of `GET /blockchains/suggested-fees`: the chains, by unique id or by type. */
 export const GetSuggestedFeesQuery = z.object({
   /** Chain unique ids to get fees for. */
   chains: queryArray(ChainUniqueId),

@@ -17,7 +17,7 @@ export const Uuid = z
 export const DateTime = z.string().min(1);
 /** Minor-unit amounts are decimal strings (`^\d+$`). */
 export const DecimalString = z.string().regex(/^\d+$/, { message: "must be a string of decimal digits" });
-/** A chain unique id: one of the default ids, or `evm_<chain id>` for custom chains (spec §2). */
+/** A chain unique id: one of the default ids, or `evm_<chain id>` for custom chains. */
 export const ChainUniqueId = z.string().min(1, { message: "must not be empty" });
 
 // ---- query-string coercion -------------------------------------------------------------------------------
@@ -50,15 +50,15 @@ export function queryInt(min?: number, max?: number) {
   return z.preprocess(parseInt10, n).optional();
 }
 
-/** Largest `size` of every paginated list but `/users` (spec §8). */
+/** Largest `size` of every paginated list but `/users` (docs/api-notes.md, "Paging"). */
 export const MAX_PAGE_SIZE = 100;
-/** Largest `size` of `GET /users` (spec §8). */
+/** Largest `size` of `GET /users`. */
 export const MAX_USERS_PAGE_SIZE = 400;
-/** `size` of a paginated list when none is given (spec §4 conventions). */
+/** `size` of a paginated list when none is given. */
 export const DEFAULT_PAGE_SIZE = 50;
 
 /**
- * `page`, `size`, `skip_count` (spec §4 conventions). `pageMin` is the published schema's lower bound of
+ * `page`, `size`, `skip_count`. `pageMin` is the published schema's lower bound of
  * `page`: 1 everywhere but `/users`, which documents none (`null`).
  */
 export function pagingQuery(maxSize: number = MAX_PAGE_SIZE, pageMin: number | null = 1) {

@@ -1,5 +1,5 @@
 /**
- * The endpoint table of custody API v0.2.0 (spec §4), as data.
+ * The endpoint table of custody API v0.2.0 (docs/api-notes.md, "Endpoints and paths"), as data.
  *
  * The client builds its requests from it, the emulator registers its routes and validates from it, and the
  * OpenAPI document is generated from it. One table means the three cannot drift apart.
@@ -40,7 +40,7 @@ import {
 } from "./vaults";
 import { TestWebhookRequest } from "./webhooks";
 
-/** The path prefix of every endpoint, which also carries the API version (spec §9). */
+/** The path prefix of every endpoint, which also carries the API version. */
 export const API_PREFIX = "/api/v1";
 
 /**
@@ -72,11 +72,11 @@ export interface EndpointSpec {
   response?: z.ZodType;
   /** Status of a success: 200 for reads, 201 for creates, 204 for actions without a body. */
   successStatus: 200 | 201 | 204;
-  /** Non-generic statuses the spec documents for this endpoint (the §7 set applies to all). */
+  /** Statuses documented for this endpoint beyond the common set (docs/api-notes.md, "Errors"). */
   errorStatuses: number[];
   /** Whether a failed call may be retried, and why. */
   retry: RetryPolicy;
-  /** Request signing is required (spec §5.2). */
+  /** Request signing is required (docs/api-notes.md, "Request signing"). */
   signed?: boolean;
   /** For paginated lists: the items key of the envelope and the largest `size`. */
   list?: { itemsKey: string; maxPageSize: number };
@@ -87,7 +87,7 @@ export interface EndpointSpec {
 const idParam = z.object({ id: Uuid });
 
 /**
- * Every endpoint of spec §4, by operation name (`listVaults`, `createVault`, …). The client, the emulator's
+ * Every endpoint of the API, by operation name (`listVaults`, `createVault`, …). The client, the emulator's
  * routes and the OpenAPI document are all built from this table.
  */
 export const endpoints = {

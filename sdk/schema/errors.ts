@@ -1,9 +1,9 @@
-/** Error bodies (spec §7; field names from api-fields.md §9). Optional fields are left out, never null. */
+/** Error bodies (docs/api-notes.md, "Errors"). Optional fields are left out, never null. */
 import { z } from "zod";
 import { ResourceKind } from "./enums";
 
 /**
- * `BaseError`: the body of a 401, 403, 408 or 500 (spec §7). `request_id` equals the `x-request-id` response
+ * `BaseError`: the body of a 401, 403, 408 or 500. `request_id` equals the `x-request-id` response
  * header.
  */
 export const BaseErrorBody = z.looseObject({
@@ -16,14 +16,14 @@ export const BaseErrorBody = z.looseObject({
 export type BaseErrorBody = z.infer<typeof BaseErrorBody>;
 
 /**
- * `ResourceError`: the body of a 404 or 409 (spec §7); `resource` names what was missing or already existed.
+ * `ResourceError`: the body of a 404 or 409; `resource` names what was missing or already existed.
  */
 export const ResourceErrorBody = BaseErrorBody.extend({ resource: ResourceKind.or(z.string()).optional() });
 /** A 404/409 error body. */
 export type ResourceErrorBody = z.infer<typeof ResourceErrorBody>;
 
 /**
- * `PreconditionFailedError` and the typed `DefinedPreconditionError`: the body of a 400 (spec §7).
+ * `PreconditionFailedError` and the typed `DefinedPreconditionError`: the body of a 400.
  * `error_type` is set on typed errors, e.g. a `CreateVaultErrorType` value.
  */
 export const PreconditionFailedErrorBody = BaseErrorBody.extend({
@@ -41,7 +41,7 @@ export const ValidationIssue = z.looseObject({
 });
 export type ValidationIssue = z.infer<typeof ValidationIssue>;
 
-/** `ValidationError`: the body of a 422 (spec §7), one issue per broken rule in `detail`. */
+/** `ValidationError`: the body of a 422, one issue per broken rule in `detail`. */
 export const ValidationErrorBody = z.looseObject({
   title: z.string(),
   detail: z.array(ValidationIssue),

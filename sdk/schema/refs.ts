@@ -1,4 +1,4 @@
-/** Small reference objects embedded in other records (api-fields.md §4.2, §7.1, §7.2). */
+/** Small reference objects embedded in other records (docs/api-notes.md, "Vaults", "Users and groups"). */
 import { z } from "zod";
 import { DateTime, Uuid } from "./common";
 import { UserRole, UserType, VaultState, VaultType } from "./enums";

@@ -1,5 +1,5 @@
 /**
- * Transactions (spec §4 "Transactions", §5.2; api-fields.md §8).
+ * Transactions (docs/api-notes.md, "Transactions" and "Request signing").
  *
  * The create body is a union on `type`, and `details` a union on its own `type`. EVM transfer and raw
  * transaction, Solana transfer and UTXO transfer are modelled field by field; every other transaction type

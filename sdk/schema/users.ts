@@ -1,4 +1,4 @@
-/** Users and user groups (spec §4; api-fields.md §7.1, §7.2). */
+/** Users and user groups (docs/api-notes.md, "Users and groups"). */
 import { z } from "zod";
 import {
   DateTime,
@@ -57,7 +57,7 @@ export const ApiUser = z.looseObject({
 });
 /**
  * `ApiSigner` (`user_type: "api_signer"`): a signing component the client runs and pairs with an API user
- * (spec §5.2); `last_keep_alive_at` is when it last checked in.
+ * to sign requests; `last_keep_alive_at` is when it last checked in.
  */
 export const ApiSignerUser = z.looseObject({
   ...userCommon,
@@ -86,7 +86,7 @@ export type User =
   | z.infer<(typeof USER_VARIANTS)[number]>
   | UnknownVariant<"user_type", z.infer<(typeof USER_VARIANTS)[number]>>;
 
-/** Query of `GET /users` (spec §4): paging (`size` up to 400), sort order and filters. */
+/** Query of `GET /users`: paging (`size` up to 400), sort order and filters. */
 export const ListUsersQuery = z.object({
   /** Sort order, e.g. `["name_asc"]`. */
   sort_by: queryArray(UserSortableFields),
@@ -149,7 +149,7 @@ export const UserGroup = z.looseObject({
 /** A user group record. */
 export type UserGroup = z.infer<typeof UserGroup>;
 
-/** Query of `GET /user-groups` (spec §4): paging, sort order and filters. */
+/** Query of `GET /user-groups`: paging, sort order and filters. */
 export const ListUserGroupsQuery = z.object({
   ...pagingQuery(),
   /** Only groups in these states. */

@@ -1,4 +1,4 @@
-/** Vaults (spec §4 "Vaults"; api-fields.md §4). */
+/** Vaults (docs/api-notes.md, "Vaults"). */
 import { z } from "zod";
 import { UtxoVaultAddress } from "./addresses";
 import { OwnedAsset } from "./assets";
@@ -293,7 +293,7 @@ export const SubmitUpdateVaultChangeProposalRequest = z.object({
 export type SubmitUpdateVaultChangeProposalRequest = z.input<typeof SubmitUpdateVaultChangeProposalRequest>;
 
 /**
- * Query of `GET /vaults` (spec §4): paging, sort order and filters. Array filters are sent as repeated keys.
+ * Query of `GET /vaults`: paging, sort order and filters. Array filters are sent as repeated keys.
  */
 export const ListVaultsQuery = z.object({
   /** Sort order. */
@@ -330,7 +330,7 @@ export const ListVaultsResponse = listEnvelope("vaults", Vault);
 export type ListVaultsResponse = z.infer<typeof ListVaultsResponse>;
 
 /**
- * Query of `GET /vaults/export_async` (spec §4): which vaults' balances to export, and how many vault/asset
+ * Query of `GET /vaults/export_async`: which vaults' balances to export, and how many vault/asset
  * pairs.
  */
 export const ExportVaultsQuery = z.object({
@@ -345,8 +345,8 @@ export const ExportVaultsQuery = z.object({
 export type ExportVaultsQuery = z.input<typeof ExportVaultsQuery>;
 
 /**
- * `Export`: an asynchronous export of the balances of vaults and their assets (spec §4
- * `GET /vaults/export_async`). Once `state` is `ready`, the file is at `download_url` until
+ * `Export`: an asynchronous export of the balances of vaults and their assets
+ * (`GET /vaults/export_async`). Once `state` is `ready`, the file is at `download_url` until
  * `expiration_time` (ISO-8601).
  */
 export const Export = z.looseObject({

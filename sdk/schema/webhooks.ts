@@ -1,10 +1,10 @@
-/** Webhooks (spec §4 "Webhooks", §6; api-fields.md §10). */
+/** Webhooks (docs/api-notes.md, "Webhooks"). */
 import { z } from "zod";
 import { DateTime, Uuid } from "./common";
 import { WebhookEventType } from "./enums";
 
 /**
- * `TestWebhookRequest`: the body of `POST /webhooks/test` (spec §4): where to send a test delivery (at most
+ * `TestWebhookRequest`: the body of `POST /webhooks/test`: where to send a test delivery (at most
  * 2083 characters) and which event kinds.
  */
 export const TestWebhookRequest = z.object({
@@ -19,8 +19,8 @@ export const TestWebhookRequest = z.object({
 export type TestWebhookRequest = z.input<typeof TestWebhookRequest>;
 
 /**
- * `AuditLogRecord`: one entry of the organization's audit log, delivered by `audit_log` webhooks. Spec §6
- * hides its payload; only `id` and `created_at` are certain.
+ * `AuditLogRecord`: one entry of the organization's audit log, delivered by `audit_log` webhooks. The API
+ * documentation hides its payload; only `id` and `created_at` are certain.
  */
 export const AuditLogRecord = z.looseObject({
   id: Uuid,

@@ -1,5 +1,5 @@
 /**
- * ECDSA over NIST P-256 with SHA-256, DER-encoded (spec §5.2), through @noble/curves.
+ * ECDSA over NIST P-256 with SHA-256, DER-encoded (as request signing needs), through @noble/curves.
  *
  * Signatures are produced in low-S form (RFC 6979 deterministic nonces), which every verifier accepts.
  * Verification accepts both S forms: node:crypto / OpenSSL, and the service's own signer, produce high-S half the

@@ -1,5 +1,5 @@
 /**
- * Request signing for sensitive calls (spec §5.2; api-fields.md §8.1): the message is
+ * Request signing for sensitive calls (docs/api-notes.md, "Request signing"): the message is
  * `<path>|<timestamp>|<exact body text>`, signed with ECDSA P-256/SHA-256, DER-encoded, then base64.
  */
 import { signP256 } from "./ecdsa-p256";

@@ -1,6 +1,6 @@
 /**
- * Checking the `X-Signature` of a webhook delivery (api-fields.md §10): base64 of a DER ECDSA P-256/SHA-256
- * signature over the raw request body, verified with the service's published public key.
+ * Checking the `X-Signature` of a webhook delivery (docs/api-notes.md, "Webhooks"): base64 of a DER ECDSA
+ * P-256/SHA-256 signature over the raw request body, verified with the service's published public key.
  */
 import { verifyP256 } from "./ecdsa-p256";
 import { type PemKey, p256PublicPoint } from "./pem-keys";

@@ -1,6 +1,6 @@
 /**
- * Checking the client's `baseUrl`: https only (spec §5.1), with plain http allowed explicitly for loopback hosts
- * (a local emulator). Nothing is ever downgraded or upgraded silently.
+ * Checking the client's `baseUrl`: https only (docs/api-notes.md, "Authentication"), with plain http allowed
+ * explicitly for loopback hosts (a local emulator). Nothing is ever downgraded or upgraded silently.
  */
 import { isIPv4 } from "node:net";
 import { CustodyConfigurationError, CustodyErrorCode } from "../errors";
@@ -28,7 +28,7 @@ export function parseBaseUrl(baseUrl: unknown): string {
   if (url.protocol === "http:" && !isLoopbackHost(url.hostname)) {
     throw new CustodyConfigurationError(
       CustodyErrorCode.INSECURE_URL,
-      `baseUrl ${url.origin} uses plain http; the custody API requires https:// (spec §5.1). ` +
+      `baseUrl ${url.origin} uses plain http; the custody API requires https://. ` +
         "Plain http is allowed only for loopback hosts (localhost, 127.0.0.0/8, ::1), e.g. a local emulator.",
     );
   }

@@ -1,4 +1,4 @@
-/** Encoding of query parameters the way the service reads them (spec §4 conventions; api-fields.md §1). */
+/** Encoding of query parameters the way the service reads them (docs/api-notes.md, "Query parameters"). */
 
 /**
  * `?a=1&b=x&b=y`: arrays become repeated keys, booleans `true`/`false`, numbers their decimal form; `undefined`

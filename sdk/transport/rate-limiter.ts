@@ -1,6 +1,6 @@
 /**
  * A client-side token bucket that keeps the client below the service's documented 200 requests per minute
- * (api-fields.md §1), so that a busy program slows itself down instead of collecting 429s.
+ * (docs/api-notes.md, "Rate limits"), so that a busy program slows itself down instead of collecting 429s.
  *
  * Defaults: 180 requests per minute, refilled continuously, with a burst of 20. In any 60 s window that admits
  * at most 20 + 180 = 200 requests, the documented quota. Waiters are served first come, first served.

@@ -3,7 +3,7 @@
  *
  * Backoff is exponential with full jitter and a cap (a random wait in `[0, min(cap, base·2^n)]`), so that many
  * clients failing together do not come back together. A wait the service asks for (`Retry-After`, seconds or an
- * HTTP date; on 429 also `x-ratelimit-reset`, api-fields.md §1) is honoured exactly, up to `maxRetryAfterMs`:
+ * HTTP date; on 429 also `x-ratelimit-reset`) is honoured exactly, up to `maxRetryAfterMs`:
  * a longer one is not waited out but surfaced to the caller, who knows better whether to wait minutes.
  */
 import type { RetryPolicy as EndpointRetry } from "../schema/endpoints";
@@ -29,7 +29,7 @@ export type AttemptFailure =
   | { kind: "status"; status: number; headers: Record<string, string> }
   | { kind: "transport"; aborted: boolean };
 
-/** Statuses worth repeating: the service timed out, throttled, or failed (spec §7). 501 will not change. */
+/** Statuses worth repeating: the service timed out, throttled, or failed. 501 will not change. */
 export function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 429 || (status >= 500 && status <= 599 && status !== 501);
 }

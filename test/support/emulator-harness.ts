@@ -82,7 +82,7 @@ export interface Harness {
   emulator: RunningEmulator;
   /** Calls the emulator as the trader API user (unless `token` says otherwise). */
   api(method: string, path: string, opts?: CallOptions): Promise<ApiResponse>;
-  /** A signed `POST /api/v1/transactions` (spec §5.2). */
+  /** A signed `POST /api/v1/transactions`. */
   createTransaction(
     body: unknown,
     opts?: {
@@ -131,7 +131,7 @@ export async function startHarness(options: EmulatorOptions = {}): Promise<Harne
   };
 }
 
-/** Asserts the error shape of spec §7: status, `title`, `detail`, and `request_id` = `x-request-id`. */
+/** Asserts the error shape of the API: status, `title`, `detail`, and `request_id` = `x-request-id`. */
 export function assertError(res: ApiResponse, status: number, extra: Record<string, unknown> = {}): void {
   assert.equal(res.status, status, `expected ${status}, got ${res.status}: ${res.text}`);
   assert.equal(typeof res.body?.title, "string", `no title in ${res.text}`);

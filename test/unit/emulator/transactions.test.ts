@@ -41,7 +41,7 @@ describe("emulator: transactions", () => {
     },
   });
 
-  describe("request signing (spec §5.2)", () => {
+  describe("request signing", () => {
     it("creates a transaction from a correctly signed request (201, approved, real shape)", async () => {
       const res = await h.createTransaction(transfer());
       assert.equal(res.status, 201, res.text);

@@ -421,7 +421,7 @@ describe("emulator: vaults", () => {
       assert.equal((await h.api("POST", `/api/v1/vaults/${vault.id}/restore`)).status, 204);
     });
 
-    it("answers 400 vault_not_found for an unknown vault (spec §7 lists no 404 here)", async () => {
+    it("answers 400 vault_not_found for an unknown vault (the API lists no 404 here)", async () => {
       assertError(await h.api("POST", `/api/v1/vaults/${MISSING}/archive`), 400, {
         error_type: "vault_not_found",
       });

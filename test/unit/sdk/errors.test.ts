@@ -1,5 +1,5 @@
 /**
- * Each error status of spec §7 becomes its class, with the fields of a realistic body (api-fields.md §9), and
+ * Each error status becomes its class, with the fields of a realistic body (docs/api-notes.md, "Errors"), and
  * success responses that break their schema lose nothing.
  */
 import { strict as assert } from "node:assert";
@@ -156,7 +156,7 @@ const statusCases: StatusCase[] = [
   },
 ];
 
-describe("sdk errors: one class per status (spec §7)", () => {
+describe("sdk errors: one class per status", () => {
   let server: LoopbackServer;
   let client: CustodyClient;
 

@@ -1,6 +1,6 @@
 /**
  * Shared pieces of the sdk unit tests: a client wired to a loopback server with controllable time, the key
- * fixtures, and response bodies shaped like the real service's (api-fields.md).
+ * fixtures, and response bodies shaped like the real service's (docs/api-notes.md).
  */
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
@@ -88,7 +88,7 @@ export const apiUserRef = {
   role: "trader",
 };
 
-/** A real-shaped EVM vault (api-fields.md §4.1, [REC]): older `vault_group.vault_count`, extra `keyset`. */
+/** A vault shaped like observed traffic: older `vault_group.vault_count`, extra `keyset`. */
 export const evmVault = {
   id: IDS.vault,
   created_at: AT,
@@ -117,7 +117,7 @@ export const evmVault = {
   address: "0xB519a7f0e0C5e2b5C1d8b1B4b7E6b2F0c3D4e5F6",
 };
 
-/** A UTXO vault address (api-fields.md §5). */
+/** A UTXO vault address. */
 export const utxoAddress = {
   id: IDS.address,
   created_at: AT,
@@ -149,7 +149,7 @@ export const utxoVault = {
   default_next_address_name: "Address 2",
 };
 
-/** A person (api-fields.md §7.1). */
+/** A person. */
 export const personUser = {
   id: IDS.user,
   created_at: AT,
@@ -163,7 +163,7 @@ export const personUser = {
   user_groups: [{ id: IDS.userGroup, name: "Signers", users_count: 3, admins_count: 1, state: "active" }],
 };
 
-/** An API user (api-fields.md §7.1). */
+/** An API user. */
 export const apiUser = {
   id: IDS.apiUser,
   created_at: AT,
@@ -175,7 +175,7 @@ export const apiUser = {
   allowed_ip_settings: { allow_type: "ip_list", ip_list: ["203.0.113.7"] },
 };
 
-/** A user group (api-fields.md §7.2). */
+/** A user group. */
 export const userGroup = {
   id: IDS.userGroup,
   created_at: AT,
@@ -187,7 +187,7 @@ export const userGroup = {
   modified_by: apiUserRef,
 };
 
-/** The real Arbitrum chain record (api-fields.md §7.3). */
+/** The real Arbitrum chain record. */
 export const evmChain = {
   chain_type: "evm",
   named_chain_id: "arbitrum_mainnet",
@@ -225,7 +225,7 @@ export const cosmosChain = {
   bech32_prefix: "cosmos",
 };
 
-/** An owned asset with the older real `balances` shape (api-fields.md §7.5). */
+/** An owned asset with the older real `balances` shape. */
 export const ownedAsset = {
   priced_asset: {
     type: "asset_price",
@@ -252,7 +252,7 @@ export const ownedAsset = {
   balances: { mined: "300000", pending_incoming: "0" },
 };
 
-/** An export (api-fields.md §4.5). */
+/** An export. */
 export const exportRecord = {
   id: IDS.export,
   creation_time: AT,
@@ -269,7 +269,7 @@ export const exportRecord = {
   expiration_time: "2025-02-14T15:27:16.186000Z",
 };
 
-/** A created transaction (api-fields.md §8.4, trimmed). */
+/** A created transaction, trimmed. */
 export function transactionRecord(idempotenceId: string) {
   return {
     id: IDS.transaction,
@@ -295,7 +295,7 @@ export function transactionRecord(idempotenceId: string) {
   };
 }
 
-/** Suggested fees (api-fields.md §7.4). */
+/** Suggested fees. */
 export const suggestedFees = {
   suggested_fees: {
     evm_arbitrum_mainnet: {
@@ -312,7 +312,7 @@ export const suggestedFees = {
   },
 };
 
-/** A create-transaction body: the real request that returned 201 (api-fields.md §8.3). */
+/** A create-transaction body: the real request that returned 201. */
 export const evmTransferRequest = {
   signer_type: "api_signer",
   vault_id: IDS.vault,

@@ -1,5 +1,5 @@
 /**
- * Request signing (spec §5.2) cross-checked against node:crypto in both directions, plus two vectors this
+ * Request signing cross-checked against node:crypto in both directions, plus two vectors this
  * package did not produce: RFC 6979 §A.2.5 (P-256, SHA-256, "sample") and a signature made with OpenSSL.
  */
 import { strict as assert } from "node:assert";

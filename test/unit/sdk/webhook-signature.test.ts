@@ -1,4 +1,4 @@
-/** Webhook `X-Signature` verification (api-fields.md §10): true only for a genuine signature, never a throw. */
+/** Webhook `X-Signature` verification: true only for a genuine signature, never a throw. */
 import { strict as assert } from "node:assert";
 import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, sign } from "node:crypto";
 import { verifyWebhookSignature } from "../../../sdk";
