@@ -3,7 +3,7 @@
  */
 import type { Clock } from "./clock";
 import type { FaultInjector } from "./faults";
-import type { RateLimiter } from "./rate-limiter";
+import type { FixedWindowRateLimiter } from "./rate-limiter";
 import type { RequestLog } from "./request-log";
 import type { Store } from "./state/store";
 import type { Views } from "./state/views";
@@ -24,7 +24,7 @@ export interface EmulatorContext {
   views: Views;
   clock: Clock;
   faults: FaultInjector;
-  rateLimiter: RateLimiter;
+  rateLimiter: FixedWindowRateLimiter;
   requestLog: RequestLog;
   progression: TransactionProgression;
   webhooks: WebhookDispatcher;

@@ -25,7 +25,7 @@ export type {
   RequestLogEntry,
   WebhookEndpointRecord,
   WebhookSettings,
-} from "./control-client";
+} from "./control/client";
 export {
   EmulatorControlClient,
   type EmulatorControlClientOptions,
@@ -33,7 +33,7 @@ export {
   type EmulatorInfo,
   type StateCollection,
   type StateSummary,
-} from "./control-client";
+} from "./control/client";
 export type { CredentialOptions } from "./credentials";
 export { type EmulatorOptions, type RunningEmulator, startEmulator } from "./start-emulator";
 export { StateFileError } from "./state/persistence";

@@ -18,7 +18,8 @@ export interface RateLimitVerdict {
   limit: number;
 }
 
-export class RateLimiter {
+/** The service's side of the quota: past `limit` requests in a window, a token's calls get 429. */
+export class FixedWindowRateLimiter {
   private windows = new Map<string, { start: number; count: number }>();
 
   constructor(

@@ -5,10 +5,10 @@
 import { resolve } from "node:path";
 import { Clock } from "./clock";
 import type { EmulatorContext, ExportEntry } from "./context";
-import { EmulatorControlClient } from "./control-client";
+import { EmulatorControlClient } from "./control/client";
 import { type CredentialOptions, makeCredentials } from "./credentials";
 import { FaultInjector } from "./faults";
-import { RateLimiter } from "./rate-limiter";
+import { FixedWindowRateLimiter } from "./rate-limiter";
 import { RequestLog } from "./request-log";
 import { API_USER_ID, baseState, VIEWER_USER_ID } from "./seed/base-state";
 import { applyDefaultSeed } from "./seed/default-seed";
@@ -103,7 +103,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     rate: options.faultRate ?? 0,
     latencyMs: options.latencyMs ?? 0,
   });
-  const rateLimiter = new RateLimiter(options.rateLimit ?? 0, () => clock.now());
+  const rateLimiter = new FixedWindowRateLimiter(options.rateLimit ?? 0, () => clock.now());
   const requestLog = new RequestLog(options.requestLogSize ?? 1000);
   const webhooks = new WebhookDispatcher(
     new WebhookSigner(credentials.webhookPrivateKeyPem),

@@ -18,11 +18,14 @@ export function validate<T extends z.ZodType>(
   // The emulator plays the service, which knows every value it accepts: enums and unions are closed here.
   const result = closedWorld(() => schema.safeParse(input));
   if (result.success) return { ok: true, value: result.data };
-  return { ok: false, issues: toValidationIssues(result.error.issues, location, input) };
+  return { ok: false, issues: toPydanticIssues(result.error.issues, location, input) };
 }
 
-/** Maps zod issues to `{loc, msg, type}`, dropping exact duplicates (refinements may repeat an issue). */
-export function toValidationIssues(
+/**
+ * Maps zod issues to pydantic's `{loc, msg, type}` (the service's 422 wording and types), dropping exact
+ * duplicates (refinements may repeat an issue).
+ */
+export function toPydanticIssues(
   issues: readonly z.core.$ZodIssue[],
   location: InputLocation,
   input: unknown,

@@ -193,34 +193,34 @@ const SAFE_FIELDS = [
 ] as const;
 
 /** Sets `name` on the prototype so that the stack header (captured at construction) names the subclass. */
-function named(cls: { prototype: Error }, name: string): void {
+function setErrorName(cls: { prototype: Error }, name: string): void {
   Object.defineProperty(cls.prototype, "name", { value: name, writable: true, configurable: true });
 }
-named(CustodyError, "CustodyError");
+setErrorName(CustodyError, "CustodyError");
 
 /** 400: a precondition failed. `errorType` names which, when the service typed it (e.g. `invalid_vault_type`). */
 export class CustodyBadRequestError extends CustodyError {}
-named(CustodyBadRequestError, "CustodyBadRequestError");
+setErrorName(CustodyBadRequestError, "CustodyBadRequestError");
 
 /** 401: the access token is missing, expired or invalid. */
 export class CustodyAuthenticationError extends CustodyError {}
-named(CustodyAuthenticationError, "CustodyAuthenticationError");
+setErrorName(CustodyAuthenticationError, "CustodyAuthenticationError");
 
 /** 403: the API user lacks the permission. */
 export class CustodyPermissionError extends CustodyError {}
-named(CustodyPermissionError, "CustodyPermissionError");
+setErrorName(CustodyPermissionError, "CustodyPermissionError");
 
 /** 404: the object does not exist; `resource` says which kind (`path` for an unknown route). */
 export class CustodyNotFoundError extends CustodyError {}
-named(CustodyNotFoundError, "CustodyNotFoundError");
+setErrorName(CustodyNotFoundError, "CustodyNotFoundError");
 
 /** 408: the service timed out. The request may have taken effect (`outcomeUnknown`). */
 export class CustodyTimeoutError extends CustodyError {}
-named(CustodyTimeoutError, "CustodyTimeoutError");
+setErrorName(CustodyTimeoutError, "CustodyTimeoutError");
 
 /** 409: an object with that name already exists. */
 export class CustodyConflictError extends CustodyError {}
-named(CustodyConflictError, "CustodyConflictError");
+setErrorName(CustodyConflictError, "CustodyConflictError");
 
 /**
  * A request that breaks the API's rules: rejected by the service (422, code `ERR_CUSTODY_VALIDATION`) or, before
@@ -235,7 +235,7 @@ export class CustodyValidationError extends CustodyError {
     this.issues = fields.issues ?? [];
   }
 }
-named(CustodyValidationError, "CustodyValidationError");
+setErrorName(CustodyValidationError, "CustodyValidationError");
 
 /** 429: too many requests. `retryAfterMs` is the wait the service asked for, when it said. */
 export class CustodyRateLimitError extends CustodyError {
@@ -246,11 +246,11 @@ export class CustodyRateLimitError extends CustodyError {
     this.retryAfterMs = fields.retryAfterMs;
   }
 }
-named(CustodyRateLimitError, "CustodyRateLimitError");
+setErrorName(CustodyRateLimitError, "CustodyRateLimitError");
 
 /** 5xx: the service failed. The request may have taken effect (`outcomeUnknown`). */
 export class CustodyServerError extends CustodyError {}
-named(CustodyServerError, "CustodyServerError");
+setErrorName(CustodyServerError, "CustodyServerError");
 
 /**
  * No response arrived: the connection was refused, reset or closed, or `timeoutMs` passed. `outcomeUnknown`
@@ -258,11 +258,11 @@ named(CustodyServerError, "CustodyServerError");
  * `ERR_CUSTODY_REQUEST_TIMEOUT`, or `ERR_CUSTODY_OUTCOME_UNKNOWN` for a create that is never retried).
  */
 export class CustodyConnectionError extends CustodyError {}
-named(CustodyConnectionError, "CustodyConnectionError");
+setErrorName(CustodyConnectionError, "CustodyConnectionError");
 
 /** The caller's `AbortSignal` fired; nothing is retried after that. */
 export class CustodyAbortedError extends CustodyError {}
-named(CustodyAbortedError, "CustodyAbortedError");
+setErrorName(CustodyAbortedError, "CustodyAbortedError");
 
 /**
  * A success response did not match the response schema. The call itself succeeded (`status` is 2xx); `body`
@@ -276,8 +276,8 @@ export class CustodyResponseValidationError extends CustodyError {
     this.issues = fields.issues ?? [];
   }
 }
-named(CustodyResponseValidationError, "CustodyResponseValidationError");
+setErrorName(CustodyResponseValidationError, "CustodyResponseValidationError");
 
 /** A client option is missing or malformed (bad `baseUrl`, plain http, bad key, missing signing key…). */
 export class CustodyConfigurationError extends CustodyError {}
-named(CustodyConfigurationError, "CustodyConfigurationError");
+setErrorName(CustodyConfigurationError, "CustodyConfigurationError");

@@ -9,7 +9,7 @@ import { jwtShapedToken } from "../credentials";
 import { deterministicUuid } from "../prng";
 import type {
   AddressRecord,
-  AuditLogRecord,
+  AuditEntryRecord,
   EmulatorState,
   MembershipRecord,
   OwnedAssetRecord,
@@ -28,7 +28,7 @@ export const AUDIT_LOG_LIMIT = 10_000;
 /** What the store reports to its listeners (persistence, webhooks). */
 export type StoreEvent =
   | { kind: "changed" }
-  | { kind: "audit"; record: AuditLogRecord }
+  | { kind: "audit"; record: AuditEntryRecord }
   | { kind: "transaction"; record: TransactionRecord; created: boolean };
 
 export class Store {
@@ -42,7 +42,7 @@ export class Store {
   ownedAssets = new Map<string, OwnedAssetRecord[]>();
   proposals = new Map<string, ProposalRecord>();
   transactions = new Map<string, TransactionRecord>();
-  auditLog = new Map<string, AuditLogRecord>();
+  auditLog = new Map<string, AuditEntryRecord>();
   webhookEndpoints = new Map<string, WebhookEndpointRecord>();
   /** Bumped on every mutation; caches of derived values key on it. */
   revision = 0;
@@ -422,8 +422,8 @@ export class Store {
     resourceType: string,
     resourceId: string,
     details?: Record<string, unknown>,
-  ): AuditLogRecord {
-    const record: AuditLogRecord = {
+  ): AuditEntryRecord {
+    const record: AuditEntryRecord = {
       id: this.nextId(),
       created_at: this.now(),
       action,

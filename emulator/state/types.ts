@@ -161,7 +161,8 @@ export interface TransactionRecord {
   body: Record<string, unknown> & { id: string; state: string; type: string };
 }
 
-export interface AuditLogRecord {
+/** An audit-log entry as stored; rendered as the API's `AuditLogRecord` by `Views.auditLogRecord`. */
+export interface AuditEntryRecord {
   id: string;
   created_at: string;
   action: string;
@@ -207,6 +208,6 @@ export interface EmulatorState {
   owned_assets: OwnedAssetRecord[];
   proposals: ProposalRecord[];
   transactions: TransactionRecord[];
-  audit_log: AuditLogRecord[];
+  audit_log: AuditEntryRecord[];
   webhook_endpoints: WebhookEndpointRecord[];
 }

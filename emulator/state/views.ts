@@ -8,7 +8,7 @@ import { findChain } from "../seed/chains";
 import type { Store } from "./store";
 import type {
   AddressRecord,
-  AuditLogRecord,
+  AuditEntryRecord,
   OwnedAssetRecord,
   TransactionRecord,
   UserGroupRecord,
@@ -294,7 +294,7 @@ export class Views {
   }
 
   /** An audit-log record (`AuditLogRecord`, whose payload the API leaves open). */
-  auditLogRecord(r: AuditLogRecord): Json {
+  auditLogRecord(r: AuditEntryRecord): Json {
     return {
       id: r.id,
       created_at: r.created_at,

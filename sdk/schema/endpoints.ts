@@ -52,7 +52,7 @@ export const API_PREFIX = "/api/v1";
  *   retry after a lost answer could do it twice (a second vault, a second proposal for the approvers, a
  *   second delivery), so callers look up what happened instead.
  */
-export type RetryPolicy = "safe" | "idempotency-key" | "never";
+export type RetrySafety = "safe" | "idempotency-key" | "never";
 
 /** One endpoint of the table: method, path, schemas, statuses, and how a failure may be retried. */
 export interface EndpointSpec {
@@ -75,7 +75,7 @@ export interface EndpointSpec {
   /** Statuses documented for this endpoint beyond the common set (docs/api-notes.md, "Errors"). */
   errorStatuses: number[];
   /** Whether a failed call may be retried, and why. */
-  retry: RetryPolicy;
+  retry: RetrySafety;
   /** Request signing is required (docs/api-notes.md, "Request signing"). */
   signed?: boolean;
   /** For paginated lists: the items key of the envelope and the largest `size`. */

@@ -6,7 +6,7 @@
  * HTTP date; on 429 also `x-ratelimit-reset`) is honoured exactly, up to `maxRetryAfterMs`:
  * a longer one is not waited out but surfaced to the caller, who knows better whether to wait minutes.
  */
-import type { RetryPolicy as EndpointRetry } from "../schema/endpoints";
+import type { RetrySafety } from "../schema/endpoints";
 
 /** Tuning of {@link RetryPolicy}. */
 export interface RetryPolicyOptions {
@@ -58,12 +58,12 @@ export class RetryPolicy {
    * service asked for a wait longer than `maxRetryAfterMs`.
    */
   delayBeforeRetry(
-    endpointRetry: EndpointRetry,
+    retrySafety: RetrySafety,
     failure: AttemptFailure,
     retryIndex: number,
   ): number | undefined {
     // A create without an idempotency key could be duplicated by a retry; the caller reconciles instead.
-    if (endpointRetry === "never" || retryIndex >= this.maxRetries) return undefined;
+    if (retrySafety === "never" || retryIndex >= this.maxRetries) return undefined;
     if (failure.kind === "transport") return failure.aborted ? undefined : this.backoff(retryIndex);
     if (!isRetryableStatus(failure.status)) return undefined;
     const asked = serverRequestedDelayMs(failure.status, failure.headers, this.#now());

@@ -15,13 +15,13 @@ import {
   VAULT_TYPE,
   type VaultSpec,
 } from "../support/e2e-custody";
-import { type EmulatorProcess, startCli } from "../support/emulator-process";
+import { type CliProcess, startCli } from "../support/emulator-cli";
 import { freeLoopbackPort } from "../support/free-port";
 import { disposeLocalStack, enginePaths } from "../support/pulumi-engine";
 
 describe("an emulator killed right after an up (real engine, emulator process)", () => {
   let dir: string;
-  let running: EmulatorProcess | undefined;
+  let running: CliProcess | undefined;
   let stack: Stack;
   const vaults: Record<string, VaultSpec> = {
     a: { name: "e2e-crash A", type: "evm" },

@@ -8,14 +8,14 @@ import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { CustodyClient } from "../../sdk";
 import { declare, FIXTURE_DIR, stateResources, VAULT_TYPE } from "../support/e2e-custody";
-import { type EmulatorProcess, startCli } from "../support/emulator-process";
+import { type CliProcess, startCli } from "../support/emulator-cli";
 import { createLocalStack, disposeLocalStack, enginePaths, repoPath } from "../support/pulumi-engine";
 
 const FIXTURES = repoPath("test", "fixtures", "release-0.1.0");
 
 describe("a stack deployed by release 0.1.0 (real engine, emulator process)", () => {
   let dir: string;
-  let emulator: EmulatorProcess;
+  let emulator: CliProcess;
   let client: CustodyClient;
   let stack: Stack;
   const declared = JSON.parse(fs.readFileSync(path.join(FIXTURES, "declared.json"), "utf8"));

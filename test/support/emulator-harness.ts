@@ -26,7 +26,7 @@ export interface ApiResponse<T = Loose> {
   text: string;
 }
 
-export interface CallOptions {
+export interface RawCallOptions {
   /** Query parameters; arrays become repeated keys. */
   query?: Record<string, string | number | boolean | (string | number)[] | undefined>;
   /** A JSON value to send (serialized) … */
@@ -39,7 +39,7 @@ export interface CallOptions {
 }
 
 /** Builds a query string with repeated keys for arrays. */
-export function queryString(query: CallOptions["query"]): string {
+export function queryString(query: RawCallOptions["query"]): string {
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(query ?? {})) {
     if (v === undefined) continue;
@@ -54,7 +54,7 @@ export async function rawCall(
   baseUrl: string,
   method: string,
   path: string,
-  opts: CallOptions & { defaultToken?: string } = {},
+  opts: RawCallOptions & { defaultToken?: string } = {},
 ): Promise<ApiResponse> {
   const token = opts.token === undefined ? opts.defaultToken : opts.token;
   const body = opts.json !== undefined ? JSON.stringify(opts.json) : opts.body;
@@ -81,7 +81,7 @@ export async function rawCall(
 export interface Harness {
   emulator: RunningEmulator;
   /** Calls the emulator as the trader API user (unless `token` says otherwise). */
-  api(method: string, path: string, opts?: CallOptions): Promise<ApiResponse>;
+  api(method: string, path: string, opts?: RawCallOptions): Promise<ApiResponse>;
   /** A signed `POST /api/v1/transactions`. */
   createTransaction(
     body: unknown,
@@ -106,7 +106,7 @@ export function signMessage(privateKeyPem: string, path: string, timestamp: stri
 
 export async function startHarness(options: EmulatorOptions = {}): Promise<Harness> {
   const emulator = await startEmulator({ host: "127.0.0.1", port: 0, ...options });
-  const api = (method: string, path: string, opts: CallOptions = {}) =>
+  const api = (method: string, path: string, opts: RawCallOptions = {}) =>
     rawCall(emulator.baseUrl, method, path, { ...opts, defaultToken: emulator.accessToken });
   return {
     emulator,

@@ -49,7 +49,7 @@ export interface ScriptedResponse {
 }
 
 /** Computes an answer from the request, when the queue is empty. */
-export type Handler = (req: RecordedRequest) => ScriptedResponse | Promise<ScriptedResponse>;
+export type LoopbackHandler = (req: RecordedRequest) => ScriptedResponse | Promise<ScriptedResponse>;
 
 /** A running server. */
 export interface LoopbackServer {
@@ -60,7 +60,7 @@ export interface LoopbackServer {
   /** Adds answers to the queue (used first, in order). */
   enqueue(...responses: ScriptedResponse[]): void;
   /** Sets the fallback handler (default: 599 with a JSON body saying nothing was scripted). */
-  setHandler(handler: Handler): void;
+  setHandler(handler: LoopbackHandler): void;
   /** Requests currently being answered (received, not yet responded to). */
   inFlight(): number;
   /** Largest `inFlight()` seen so far. */
@@ -70,11 +70,11 @@ export interface LoopbackServer {
 }
 
 /** Starts a server on 127.0.0.1 with a free port. */
-export async function startLoopbackServer(handler?: Handler): Promise<LoopbackServer> {
+export async function startLoopbackServer(handler?: LoopbackHandler): Promise<LoopbackServer> {
   const requests: RecordedRequest[] = [];
   const queue: ScriptedResponse[] = [];
   const sockets = new Set<Socket>();
-  let fallback: Handler =
+  let fallback: LoopbackHandler =
     handler ??
     (() => ({ status: 599, body: { title: "Not scripted", detail: "no scripted response left" } }));
   let inFlight = 0;

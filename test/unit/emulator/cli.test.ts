@@ -4,13 +4,13 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import * as path from "node:path";
+import { CLI_PATH, type CliProcess, runCli, startCli } from "../../support/emulator-cli";
 import { rawCall } from "../../support/emulator-harness";
-import { CLI_PATH, type EmulatorProcess, runCli, startCli } from "../../support/emulator-process";
 
 describe("emulator: CLI", function () {
   // Generous: one test starts eleven node processes, which is slow on a busy machine.
   this.timeout(120_000);
-  const started: EmulatorProcess[] = [];
+  const started: CliProcess[] = [];
   const start = async (args: string[]) => {
     const p = await startCli(args);
     started.push(p);
@@ -98,7 +98,7 @@ describe("emulator: CLI", function () {
   });
 
   it("gives the same fault sequence in two processes with the same --fault-seed", async () => {
-    const statuses = async (p: EmulatorProcess) => {
+    const statuses = async (p: CliProcess) => {
       const out: number[] = [];
       for (let i = 0; i < 30; i++) {
         try {

@@ -7,14 +7,14 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { Agent, request } from "undici";
 import { StateFileError, startEmulator } from "../../../emulator";
-import { EmulatorControlClient } from "../../../emulator/control-client";
+import { EmulatorControlClient } from "../../../emulator/control/client";
+import { type CliProcess, runCli, startCli } from "../../support/emulator-cli";
 import { type Loose, rawCall } from "../../support/emulator-harness";
-import { type EmulatorProcess, runCli, startCli } from "../../support/emulator-process";
 
 describe("emulator: state file", function () {
   this.timeout(60_000);
   let dir: string;
-  let running: EmulatorProcess | undefined;
+  let running: CliProcess | undefined;
   beforeEach(() => {
     dir = mkdtempSync(path.join(tmpdir(), "custody-emulator-state-"));
   });
@@ -24,9 +24,9 @@ describe("emulator: state file", function () {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const api = (p: EmulatorProcess, method: string, url: string, json?: unknown) =>
+  const api = (p: CliProcess, method: string, url: string, json?: unknown) =>
     rawCall(p.info.baseUrl, method, url, { json, defaultToken: p.info.accessToken });
-  const control = (p: EmulatorProcess) =>
+  const control = (p: CliProcess) =>
     new EmulatorControlClient({ baseUrl: p.info.baseUrl, controlToken: p.info.controlToken });
 
   it("survives a restart with data, keys and tokens, and the file is JSON with a format version", async () => {

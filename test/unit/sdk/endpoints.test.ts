@@ -27,8 +27,8 @@ import {
   testClient,
   transactionRecord,
   userGroup,
-  utxoAddress,
   utxoVault,
+  utxoVaultAddress,
 } from "./helpers";
 
 interface EndpointCase {
@@ -263,11 +263,11 @@ const cases: EndpointCase[] = [
     endpoint: "createVaultAddress",
     title: "vaults.addresses.create",
     call: (c) => c.vaults.addresses.create(IDS.utxoVault, { name: "deposit-1", address_type: "segwit" }),
-    respond: { status: 201, body: utxoAddress },
+    respond: { status: 201, body: utxoVaultAddress },
     method: "POST",
     path: `/api/v1/vaults/${IDS.utxoVault}/addresses`,
     body: '{"name":"deposit-1","address_type":"segwit"}',
-    result: utxoAddress,
+    result: utxoVaultAddress,
   },
   {
     endpoint: "listVaultAddresses",
@@ -278,12 +278,12 @@ const cases: EndpointCase[] = [
         addresses: ["bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"],
         sort_by: ["created_at_desc"],
       }),
-    respond: { body: page("addresses", [utxoAddress]) },
+    respond: { body: page("addresses", [utxoVaultAddress]) },
     method: "GET",
     path: `/api/v1/vaults/${IDS.utxoVault}/addresses`,
     rawQuery:
       "address_types=legacy&address_types=segwit&addresses=bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq&sort_by=created_at_desc",
-    result: page("addresses", [utxoAddress]),
+    result: page("addresses", [utxoVaultAddress]),
   },
   {
     endpoint: "renameVaultAddress",

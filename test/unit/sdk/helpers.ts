@@ -118,7 +118,7 @@ export const evmVault = {
 };
 
 /** A UTXO vault address. */
-export const utxoAddress = {
+export const utxoVaultAddress = {
   id: IDS.address,
   created_at: AT,
   modified_at: AT,
@@ -145,7 +145,7 @@ export const utxoVault = {
   type: "utxo",
   derivation_path: "m/44/0/1/0/0",
   chain: { chain_type: "utxo", unique_id: "bitcoin_mainnet", name: "Bitcoin" },
-  default_address: utxoAddress,
+  default_address: utxoVaultAddress,
   default_next_address_name: "Address 2",
 };
 

@@ -22,7 +22,7 @@ import {
   IDS,
   testClient,
   transactionRecord,
-  utxoAddress,
+  utxoVaultAddress,
 } from "./helpers";
 
 const ok = { status: 200, body: evmVault };
@@ -196,7 +196,7 @@ describe("sdk retries", () => {
 
     it("POST /vaults/{id}/addresses with the connection lost: not retried", async () => {
       const { client } = testClient(server);
-      server.enqueue({ destroy: true }, { status: 201, body: utxoAddress });
+      server.enqueue({ destroy: true }, { status: 201, body: utxoVaultAddress });
       const err = await client.vaults.addresses.create(IDS.utxoVault, { name: "x" }).catch((e: unknown) => e);
       assert.ok(err instanceof CustodyConnectionError);
       assert.equal(err.code, "ERR_CUSTODY_OUTCOME_UNKNOWN");

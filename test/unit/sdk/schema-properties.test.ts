@@ -33,7 +33,7 @@ import {
   type RecordedRequest,
   startLoopbackServer,
 } from "../../support/loopback-server";
-import { evmVault, fixture, IDS, testClient, transactionRecord, utxoAddress } from "./helpers";
+import { evmVault, fixture, IDS, testClient, transactionRecord, utxoVaultAddress } from "./helpers";
 
 const RUNS = 60;
 
@@ -229,7 +229,7 @@ describe("sdk schema properties", function () {
     server = await startLoopbackServer((req) => {
       if (req.method === "PUT" || req.path.endsWith("/proposals")) return { status: 204 };
       if (req.path === "/api/v1/vaults" && req.method === "POST") return { status: 201, body: evmVault };
-      if (req.path.endsWith("/addresses")) return { status: 201, body: utxoAddress };
+      if (req.path.endsWith("/addresses")) return { status: 201, body: utxoVaultAddress };
       if (req.path === "/api/v1/transactions") return { status: 201, body: transactionRecord("x") };
       const key = req.path === "/api/v1/users" ? "users" : "vaults";
       return { body: { total: 0, page: 1, size: 50, [key]: [] } };

@@ -19,7 +19,8 @@ export interface CliInfo {
   viewerAccessToken: string;
 }
 
-export interface EmulatorProcess {
+/** A CLI process started by {@link startCli}; the test must stop or kill it. */
+export interface CliProcess {
   child: ChildProcess;
   info: CliInfo;
   stderr(): string;
@@ -46,7 +47,7 @@ export async function runCli(
 }
 
 /** Starts the CLI on a free loopback port and resolves once it printed its JSON line. */
-export async function startCli(args: string[], timeoutMs = 10_000): Promise<EmulatorProcess> {
+export async function startCli(args: string[], timeoutMs = 10_000): Promise<CliProcess> {
   const child = spawn(process.execPath, [CLI_PATH, "--host", "127.0.0.1", "--port", "0", ...args], {
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -12,14 +12,14 @@
  * A non-2xx answer rejects with {@link EmulatorControlError}.
  */
 import { type Dispatcher, request } from "undici";
-import type { ClockSnapshot } from "./clock";
-import type { StateCollection } from "./control/schemas";
-import type { FaultConfig, FaultKind, FaultRule } from "./faults";
-import type { RequestLogEntry } from "./request-log";
-import type { PersistenceStatus } from "./state/persistence";
-import type { ProposalRecord, WebhookEndpointRecord } from "./state/types";
-import type { ProgressionMode, ProgressionSettings } from "./transactions/progression";
-import type { DeliveryRecord, WebhookSettings } from "./webhooks/dispatcher";
+import type { ClockSnapshot } from "../clock";
+import type { FaultConfig, FaultKind, FaultRule } from "../faults";
+import type { RequestLogEntry } from "../request-log";
+import type { PersistenceStatus } from "../state/persistence";
+import type { ProposalRecord, WebhookEndpointRecord } from "../state/types";
+import type { ProgressionMode, ProgressionSettings } from "../transactions/progression";
+import type { DeliveryRecord, WebhookSettings } from "../webhooks/dispatcher";
+import type { StateCollection } from "./schemas";
 
 export type {
   ClockSnapshot,
