@@ -47,14 +47,19 @@ export const SETTINGS: Record<keyof CustodySettings, SettingSpec> = {
   },
 };
 
-/** A missing or malformed setting. The message names the setting and both ways to set it; never its value. */
-export class CustodyConfigError extends Error {
-  /** The stack config key of the offending setting, e.g. `custody:baseUrl`. */
+/**
+ * Settings that are missing, malformed, or do not work (a refused token, an unreachable URL). The message names
+ * the setting and how to fix it, never its value. No stack trace is shown: the message says everything.
+ */
+export class CustodySettingsError extends Error {
+  /** The stack config key at fault, e.g. `custody:accessToken`. */
   readonly setting: string;
   constructor(setting: string, message: string) {
     super(message);
-    this.name = "CustodyConfigError";
+    this.name = "CustodySettingsError";
     this.setting = setting;
+    // The engine prints `${error}: ${error.stack}` for a failed provider call: a trace adds nothing here.
+    this.stack = "";
   }
 }
 
@@ -87,7 +92,7 @@ function required(name: "baseUrl" | "accessToken", lookup: ConfigLookup, env: No
   const value = rawSetting(name, lookup, env);
   if (value === undefined) {
     const spec = SETTINGS[name];
-    throw new CustodyConfigError(spec.configKey, `Missing setting ${spec.configKey}: ${howToSet(spec)}.`);
+    throw new CustodySettingsError(spec.configKey, `Missing setting ${spec.configKey}: ${howToSet(spec)}.`);
   }
   return value;
 }
@@ -101,7 +106,7 @@ function optionalInteger(
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value)) {
     const spec = SETTINGS[name];
-    throw new CustodyConfigError(
+    throw new CustodySettingsError(
       spec.configKey,
       `Invalid setting ${spec.configKey}: must be a non-negative integer, got ${JSON.stringify(value)}; ${howToSet(spec)}.`,
     );
@@ -115,13 +120,13 @@ function checkedBaseUrl(value: string): string {
   try {
     url = new URL(value);
   } catch {
-    throw new CustodyConfigError(
+    throw new CustodySettingsError(
       spec.configKey,
       `Invalid setting ${spec.configKey}: must be an absolute URL such as ${spec.example}, got ${JSON.stringify(value)}; ${howToSet(spec)}.`,
     );
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") {
-    throw new CustodyConfigError(
+    throw new CustodySettingsError(
       spec.configKey,
       `Invalid setting ${spec.configKey}: must be an https:// URL, got ${JSON.stringify(value)}; ${howToSet(spec)}.`,
     );
@@ -133,7 +138,7 @@ function checkedBaseUrl(value: string): string {
 /**
  * Resolves the settings: stack config (through `lookup`) wins over the environment.
  *
- * @throws {CustodyConfigError} when `baseUrl` or `accessToken` is missing, or a value is malformed.
+ * @throws {CustodySettingsError} when `baseUrl` or `accessToken` is missing, or a value is malformed.
  */
 export function resolveSettings(lookup: ConfigLookup, env: NodeJS.ProcessEnv = process.env): CustodySettings {
   const settings: CustodySettings = {

@@ -11,21 +11,75 @@
  *
  * @packageDocumentation
  */
-export { CustodyConfigError, type CustodySettings, resolveSettings } from "./config";
-export * from "./data-sources/blockchains";
+// The public API, listed in provider/README.md; nothing else is exported (mappers and helpers stay inside).
+export { type CustodySettings, CustodySettingsError, resolveSettings } from "./config";
+export {
+  type Blockchain,
+  type BlockchainExplorer,
+  type EvmFeeLevel,
+  type GetBlockchainsArgs,
+  type GetSuggestedFeesArgs,
+  getBlockchains,
+  getBlockchainsOutput,
+  getSuggestedFees,
+  getSuggestedFeesOutput,
+  type SuggestedFee,
+} from "./data-sources/blockchains";
 export type { DataSourceOptions, InputsOf } from "./data-sources/options";
-export * from "./data-sources/users";
-export * from "./data-sources/vault-addresses";
-export * from "./data-sources/vault-assets";
-export * from "./data-sources/vaults";
-export { Vault, type VaultArgs } from "./resources/vault";
-export { VaultAddress, type VaultAddressArgs } from "./resources/vault-address";
-export type {
-  AddressAcquisition,
-  CreatableAddressType,
-  VaultAddressInputs,
-  VaultAddressOutputs,
-} from "./runtime/vault-address-types";
+export {
+  type GetUserArgs,
+  type GetUserGroupArgs,
+  type GetUserGroupsArgs,
+  type GetUsersArgs,
+  getUser,
+  getUserGroup,
+  getUserGroupOutput,
+  getUserGroups,
+  getUserGroupsOutput,
+  getUserOutput,
+  getUsers,
+  getUsersOutput,
+  type User,
+  type UserGroup,
+  type UserGroupMembership,
+  type UserGroupProposedChange,
+} from "./data-sources/users";
+export {
+  type GetVaultAddressesArgs,
+  getVaultAddresses,
+  getVaultAddressesOutput,
+  type VaultAddressInfo,
+} from "./data-sources/vault-addresses";
+export {
+  type AssetBalances,
+  type GetVaultAssetArgs,
+  type GetVaultAssetsArgs,
+  getVaultAsset,
+  getVaultAssetOutput,
+  getVaultAssets,
+  getVaultAssetsOutput,
+  type OwnedAsset,
+} from "./data-sources/vault-assets";
+export {
+  type BalanceExport,
+  type ExportVaultBalancesArgs,
+  exportVaultBalances,
+  exportVaultBalancesOutput,
+  type GetVaultArgs,
+  type GetVaultsArgs,
+  getVault,
+  getVaultOutput,
+  getVaults,
+  getVaultsOutput,
+  type VaultGroupInfo,
+  type VaultInfo,
+} from "./data-sources/vaults";
+export { Vault, type VaultArgs, type VaultOutputProperties } from "./resources/vault";
+export {
+  VaultAddress,
+  type VaultAddressArgs,
+  type VaultAddressOutputProperties,
+} from "./resources/vault-address";
 export type {
   BlackBoxKeyType,
   CreatableVaultType,
@@ -34,5 +88,11 @@ export type {
   VaultAcquisition,
   VaultInputs,
   VaultOutputs,
-} from "./runtime/vault-types";
+} from "./runtime/vault/types";
+export type {
+  AddressAcquisition,
+  CreatableAddressType,
+  VaultAddressInputs,
+  VaultAddressOutputs,
+} from "./runtime/vault-address/types";
 export { vaultAddressProvider, vaultProvider } from "./shims";

@@ -1,6 +1,16 @@
 /** Data sources `getBlockchains` and `getSuggestedFees`. */
-import { type ApiRecord, bool, collect, compact, num, obj, str } from "./fields";
-import { type DataSourceOptions, dataSourceClient, liftToOutputOptional, named } from "./options";
+import type { z } from "zod";
+import {
+  CosmosChain,
+  type EnrichedChain,
+  EvmChain,
+  type GetSuggestedFeesQuery,
+  type ListBlockchainsQuery,
+  SuggestedFees,
+} from "../../sdk";
+import { withoutUndefined } from "../runtime/projection";
+import { getDataSource, listDataSource } from "./define";
+import { asMember } from "./fields";
 
 /** Filters of {@link getBlockchains} (`GET /blockchains`). */
 export interface GetBlockchainsArgs {
@@ -77,61 +87,64 @@ export interface Blockchain {
 }
 
 /** Maps one API chain record to a {@link Blockchain}. */
-export function toBlockchain(chain: ApiRecord): Blockchain {
-  const explorer = obj(chain.blockchain_explorer);
-  return compact({
-    uniqueId: String(chain.unique_id),
-    chainType: String(chain.chain_type),
-    name: String(chain.name),
-    nativeCurrencySymbol: String(chain.native_currency_symbol),
-    nativeCurrencyName: String(chain.native_currency_name),
-    isTestnet: chain.is_testnet === true,
-    isEnabled: chain.is_enabled === true,
-    logoUrl: str(chain.logo_url),
+export function toBlockchain(chain: EnrichedChain): Blockchain {
+  const evm = chain.chain_type === "evm" ? asMember(EvmChain, chain) : undefined;
+  const cosmos = chain.chain_type === "cosmos" ? asMember(CosmosChain, chain) : undefined;
+  const explorer = chain.blockchain_explorer;
+  return withoutUndefined({
+    uniqueId: chain.unique_id,
+    chainType: chain.chain_type,
+    name: chain.name,
+    nativeCurrencySymbol: chain.native_currency_symbol,
+    nativeCurrencyName: chain.native_currency_name,
+    isTestnet: chain.is_testnet,
+    isEnabled: chain.is_enabled,
+    logoUrl: chain.logo_url,
     explorer: explorer
-      ? compact({
-          transactionUrl: String(explorer.transaction_url),
-          addressUrl: String(explorer.address_url),
-          rootUrl: String(explorer.root_url),
-          transactionFormatUrl: str(explorer.transaction_format_url),
-          addressFormatUrl: str(explorer.address_format_url),
-          assetFormatUrl: str(explorer.asset_format_url),
+      ? withoutUndefined({
+          transactionUrl: explorer.transaction_url,
+          addressUrl: explorer.address_url,
+          rootUrl: explorer.root_url,
+          transactionFormatUrl: explorer.transaction_format_url,
+          addressFormatUrl: explorer.address_format_url,
+          assetFormatUrl: explorer.asset_format_url,
         })
       : undefined,
-    chainId: num(chain.chain_id),
-    namedChainId: str(chain.named_chain_id),
-    gasType: str(chain.gas_type),
-    source: str(chain.source),
-    rpcUrl: str(chain.rpc_url),
-    supportsMevProtectedNode: bool(chain.supports_mev_protected_node),
-    supports7702: bool(chain.supports_7702),
-    baseDenom: str(chain.base_denom),
-    bech32Prefix: str(chain.bech32_prefix),
+    chainId: evm?.chain_id,
+    namedChainId: evm?.named_chain_id,
+    gasType: evm?.gas_type,
+    source: evm?.source,
+    rpcUrl: evm?.rpc_url,
+    supportsMevProtectedNode: evm?.supports_mev_protected_node,
+    supports7702: evm?.supports_7702,
+    baseDenom: cosmos?.base_denom,
+    bech32Prefix: cosmos?.bech32_prefix,
   });
 }
 
-/** Lists the blockchains (every page), e.g. to check that a chain is enabled before declaring a vault on it. */
-export function getBlockchains(
-  args: GetBlockchainsArgs = {},
-  options?: DataSourceOptions,
-): Promise<Blockchain[]> {
-  return named("getBlockchains", async () => {
-    const client = dataSourceClient(options);
-    const query = compact({
-      chain_types: args.chainTypes,
-      sources: args.sources,
-      include_mainnets: args.includeMainnets,
-      include_testnets: args.includeTestnets,
-      include_exchanges: args.includeExchanges,
-      show_all: args.showAll,
-    });
-    const chains = client.blockchains.listAll(query as Parameters<typeof client.blockchains.listAll>[0]);
-    return (await collect(chains, args.maxItems)).map(toBlockchain);
-  });
-}
+const blockchains = listDataSource<GetBlockchainsArgs, typeof ListBlockchainsQuery>()({
+  name: "getBlockchains",
+  query: {
+    chainTypes: "chain_types",
+    sources: "sources",
+    includeMainnets: "include_mainnets",
+    includeTestnets: "include_testnets",
+    includeExchanges: "include_exchanges",
+    showAll: "show_all",
+  },
+  whenNoArgs: {},
+  list: (client, { query }) => client.blockchains.listAll(query),
+  map: toBlockchain,
+});
+
+/**
+ * Lists the blockchains (every page), e.g. to check that a chain is enabled before declaring a vault on it.
+ * @function
+ */
+export const getBlockchains = blockchains.run;
 
 /** {@link getBlockchains} taking Inputs and returning an Output. */
-export const getBlockchainsOutput = liftToOutputOptional(getBlockchains);
+export const getBlockchainsOutput = blockchains.output;
 
 /** Filters of {@link getSuggestedFees} (`GET /blockchains/suggested-fees`). */
 export interface GetSuggestedFeesArgs {
@@ -180,57 +193,56 @@ export interface SuggestedFee {
   };
 }
 
-function evmLevel(level: unknown): EvmFeeLevel {
-  const l = obj(level);
-  return compact({
-    price: str(l?.price),
-    maxPriorityFeePerGas: str(l?.max_priority_fee_per_gas),
-    maxFeePerGas: str(l?.max_fee_per_gas),
-  });
+/** The modelled members of the sdk's `SuggestedFees` union (its last member takes any `type`). */
+const [EvmFees, PriorityFees, GasPriceFees, CosmosFees] = SuggestedFees.options;
+
+/** `read` applied to each of the three fee levels. */
+function perLevel<L>(levels: Record<"low" | "medium" | "high", L>, read: (level: L) => EvmFeeLevel) {
+  return { low: read(levels.low), medium: read(levels.medium), high: read(levels.high) };
+}
+
+/** The fees of an EVM chain: a gas price per level (legacy pricing) or EIP-1559 fees (dynamic pricing). */
+function evmFees(fees: z.output<typeof EvmFees>["fees"]): NonNullable<SuggestedFee["evm"]> {
+  const pricing = fees.type;
+  if (fees.type === "legacy") return { pricing, ...perLevel(fees, (level) => ({ price: level.price })) };
+  return {
+    pricing,
+    ...perLevel(fees, (level) => ({
+      maxPriorityFeePerGas: level.max_priority_fee_per_gas,
+      maxFeePerGas: level.max_fee_per_gas,
+    })),
+  };
 }
 
 /** Maps one API fee record to a {@link SuggestedFee}. */
-export function toSuggestedFee(fee: ApiRecord): SuggestedFee {
-  const evm = obj(fee.fees);
-  return compact({
-    type: String(fee.type),
-    chainUniqueId: String(fee.chain_unique_id),
-    low: str(fee.low),
-    medium: str(fee.medium),
-    high: str(fee.high),
-    gasPrice: str(fee.gas_price),
-    feePerSignature: num(fee.fee_per_signature),
-    evm: evm
-      ? {
-          pricing: String(evm.type),
-          low: evmLevel(evm.low),
-          medium: evmLevel(evm.medium),
-          high: evmLevel(evm.high),
-        }
-      : undefined,
+export function toSuggestedFee(fee: SuggestedFees): SuggestedFee {
+  const evm = asMember(EvmFees, fee);
+  const priority = asMember(PriorityFees, fee);
+  return withoutUndefined({
+    type: fee.type,
+    chainUniqueId: fee.chain_unique_id,
+    low: priority?.low,
+    medium: priority?.medium,
+    high: priority?.high,
+    gasPrice: asMember(GasPriceFees, fee)?.gas_price,
+    feePerSignature: asMember(CosmosFees, fee)?.fee_per_signature,
+    evm: evm ? evmFees(evm.fees) : undefined,
   });
 }
 
-/** Suggested fees, keyed by chain unique id. */
-export function getSuggestedFees(
-  args: GetSuggestedFeesArgs = {},
-  options?: DataSourceOptions,
-): Promise<Record<string, SuggestedFee>> {
-  return named("getSuggestedFees", async () => {
-    const client = dataSourceClient(options);
-    const result = await client.blockchains.suggestedFees(
-      compact({ chains: args.chains, chain_types: args.chainTypes }) as Parameters<
-        typeof client.blockchains.suggestedFees
-      >[0],
-    );
-    const out: Record<string, SuggestedFee> = {};
-    for (const [key, fee] of Object.entries(obj(result)?.suggested_fees ?? {})) {
-      const record = obj(fee);
-      if (record) out[str(record.chain_unique_id) ?? key] = toSuggestedFee(record);
-    }
-    return out;
-  });
-}
+const suggestedFees = getDataSource<GetSuggestedFeesArgs, typeof GetSuggestedFeesQuery>()({
+  name: "getSuggestedFees",
+  query: { chains: "chains", chainTypes: "chain_types" },
+  whenNoArgs: {},
+  get: (client, { query }) => client.blockchains.suggestedFees(query),
+  map: (response): Record<string, SuggestedFee> =>
+    Object.fromEntries(
+      Object.values(response.suggested_fees).map((fee) => [fee.chain_unique_id, toSuggestedFee(fee)]),
+    ),
+});
+
+/** Suggested fees, keyed by chain unique id. @function */
+export const getSuggestedFees = suggestedFees.run;
 
 /** {@link getSuggestedFees} taking Inputs and returning an Output. */
-export const getSuggestedFeesOutput = liftToOutputOptional(getSuggestedFees);
+export const getSuggestedFeesOutput = suggestedFees.output;

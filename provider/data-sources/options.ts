@@ -35,24 +35,16 @@ export type InputsOf<T> = { [K in keyof T]: pulumi.Input<T[K]> };
 export function liftToOutput<A extends object, R>(
   fn: (args: A, options?: DataSourceOptions) => Promise<R>,
 ): (args: InputsOf<A>, options?: DataSourceOptions) => pulumi.Output<R> {
-  return (args, options) =>
-    pulumi.output(args).apply((plain) => fn(plain as unknown as A, options)) as unknown as pulumi.Output<R>;
+  // The unwrapped Inputs of `A` are an `A`, which the compiler cannot see for a generic `A`.
+  return (args, options) => pulumi.output(args).apply((plain) => fn(plain as A, options));
 }
 
 /** Prefixes an error with the data source that failed, keeping the API's message. */
-export async function named<R>(source: string, run: () => Promise<R>): Promise<R> {
+export async function prefixingErrors<R>(source: string, run: () => Promise<R>): Promise<R> {
   try {
     return await run();
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     throw new Error(`${source}: ${message}`, { cause: err });
   }
-}
-
-/** Like {@link liftToOutput}, for data sources whose arguments are all optional. */
-export function liftToOutputOptional<A extends object, R>(
-  fn: (args: A, options?: DataSourceOptions) => Promise<R>,
-): (args?: InputsOf<A>, options?: DataSourceOptions) => pulumi.Output<R> {
-  const lifted = liftToOutput(fn);
-  return (args, options) => lifted(args ?? ({} as InputsOf<A>), options);
 }

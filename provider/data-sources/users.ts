@@ -1,12 +1,18 @@
 /** Data sources `getUsers`, `getUser`, `getUserGroups` and `getUserGroup`. */
-import { type ApiRecord, arr, collect, compact, ids, num, obj, str } from "./fields";
+import type { z } from "zod";
 import {
-  type DataSourceOptions,
-  dataSourceClient,
-  liftToOutput,
-  liftToOutputOptional,
-  named,
-} from "./options";
+  ApiSignerUser,
+  ApiUser,
+  type ListUserGroupsQuery,
+  type ListUsersQuery,
+  PersonUser,
+  SystemUser,
+  type UserGroup as UserGroupRecord,
+  type UserGroupRef,
+  type User as UserRecord,
+} from "../../sdk";
+import { withoutUndefined } from "../runtime/projection";
+import { getDataSource, listDataSource } from "./define";
 
 /** Filters of {@link getUsers} (`GET /users`). */
 export interface GetUsersArgs {
@@ -85,65 +91,82 @@ export interface User {
   };
 }
 
-function memberships(value: unknown): UserGroupMembership[] {
-  return arr(value)
-    .map(obj)
-    .filter((g): g is ApiRecord => g !== undefined && typeof g.id === "string")
-    .map((g) => ({ id: String(g.id), name: String(g.name) }));
+/** The user kinds this release models, from the variants of the sdk's `User` union. */
+const MODELLED_USER_TYPES = new Set<string>(
+  [PersonUser, ApiUser, ApiSignerUser, SystemUser].map((variant) => variant.shape.user_type.value),
+);
+
+/** A user of a kind this release models. */
+type ModelledUser = z.infer<typeof PersonUser | typeof ApiUser | typeof ApiSignerUser | typeof SystemUser>;
+
+/**
+ * Whether the user is of a kind this release models. `User` is an open union: a kind added later keeps its
+ * `user_type`, so comparing `user_type` alone does not narrow to a modelled variant.
+ */
+function isModelledUser(user: UserRecord): user is ModelledUser {
+  return MODELLED_USER_TYPES.has(user.user_type);
 }
 
-/** Maps one API user record to a {@link User}. */
-export function toUser(user: ApiRecord): User {
-  const ip = obj(user.allowed_ip_settings);
-  return compact({
-    id: String(user.id),
-    userType: String(user.user_type),
-    name: str(user.name),
-    email: str(user.email),
-    state: String(user.state),
-    role: str(user.role),
-    createdAt: String(user.created_at),
-    modifiedAt: String(user.modified_at),
-    userGroups: memberships(user.user_groups),
-    pendingAdditionToUserGroups: memberships(user.pending_addition_to_user_groups),
-    pendingRemovalFromUserGroups: memberships(user.pending_removal_from_user_groups),
-    lastActiveAt: str(user.last_active_at),
-    lastKeepAliveAt: str(user.last_keep_alive_at),
-    allowedIpSettings: ip
-      ? compact({
-          allowType: String(ip.allow_type),
-          ipList: Array.isArray(ip.ip_list) ? ip.ip_list.map(String) : undefined,
-        })
-      : undefined,
+function memberships(groups: UserGroupRef[] | undefined): UserGroupMembership[] {
+  return (groups ?? []).map((group) => ({ id: group.id, name: group.name }));
+}
+
+/**
+ * Maps one API user record to a {@link User}. A kind of user this release does not model shows the fields
+ * that every kind has.
+ */
+export function toUser(user: UserRecord): User {
+  const modelled = isModelledUser(user) ? user : undefined;
+  const person = modelled?.user_type === "person" ? modelled : undefined;
+  const apiUser = modelled?.user_type === "api_user" ? modelled : undefined;
+  const apiSigner = modelled?.user_type === "api_signer" ? modelled : undefined;
+  const member = person ?? apiUser;
+  const ip = apiUser?.allowed_ip_settings;
+  return withoutUndefined({
+    id: user.id,
+    userType: user.user_type,
+    name: user.name,
+    email: person?.email,
+    state: user.state,
+    role: member?.role,
+    createdAt: user.created_at,
+    modifiedAt: user.modified_at,
+    userGroups: memberships(member?.user_groups),
+    pendingAdditionToUserGroups: memberships(member?.pending_addition_to_user_groups),
+    pendingRemovalFromUserGroups: memberships(member?.pending_removal_from_user_groups),
+    lastActiveAt: apiUser?.last_active_at,
+    lastKeepAliveAt: apiSigner?.last_keep_alive_at,
+    allowedIpSettings: ip ? withoutUndefined({ allowType: ip.allow_type, ipList: ip.ip_list }) : undefined,
   });
 }
 
-/** Lists the organization's users (every page; up to 400 per request). */
-export function getUsers(args: GetUsersArgs = {}, options?: DataSourceOptions): Promise<User[]> {
-  return named("getUsers", async () => {
-    const client = dataSourceClient(options);
-    const query = compact({
-      types: args.types,
-      roles: args.roles,
-      states: args.states,
-      include_deleted: args.includeDeleted,
-      names: args.names,
-      emails: args.emails,
-      user_ids: args.userIds,
-      external_ids: args.externalIds,
-      group_ids: args.groupIds,
-      group_ids__not: args.excludeGroupIds,
-      states_on_groups: args.statesOnGroups,
-      exclude_user_ids: args.excludeUserIds,
-      sort_by: args.sortBy,
-    });
-    const users = client.users.listAll(query as Parameters<typeof client.users.listAll>[0]);
-    return (await collect(users, args.maxItems)).map(toUser);
-  });
-}
+const users = listDataSource<GetUsersArgs, typeof ListUsersQuery>()({
+  name: "getUsers",
+  query: {
+    types: "types",
+    roles: "roles",
+    states: "states",
+    includeDeleted: "include_deleted",
+    names: "names",
+    emails: "emails",
+    userIds: "user_ids",
+    externalIds: "external_ids",
+    groupIds: "group_ids",
+    excludeGroupIds: "group_ids__not",
+    statesOnGroups: "states_on_groups",
+    excludeUserIds: "exclude_user_ids",
+    sortBy: "sort_by",
+  },
+  whenNoArgs: {},
+  list: (client, { query }) => client.users.listAll(query),
+  map: toUser,
+});
+
+/** Lists the organization's users (every page; up to 400 per request). @function */
+export const getUsers = users.run;
 
 /** {@link getUsers} taking Inputs and returning an Output. */
-export const getUsersOutput = liftToOutputOptional(getUsers);
+export const getUsersOutput = users.output;
 
 /** Arguments of {@link getUser}. */
 export interface GetUserArgs {
@@ -151,16 +174,19 @@ export interface GetUserArgs {
   id: string;
 }
 
-/** Reads one user by id. */
-export function getUser(args: GetUserArgs, options?: DataSourceOptions): Promise<User> {
-  return named("getUser", async () => {
-    const client = dataSourceClient(options);
-    return toUser((await client.users.get(args.id)) as unknown as ApiRecord);
-  });
-}
+const user = getDataSource<GetUserArgs>()({
+  name: "getUser",
+  callArgs: ({ id }: GetUserArgs) => ({ id }),
+  query: {},
+  get: (client, { id }) => client.users.get(id),
+  map: toUser,
+});
+
+/** Reads one user by id. @function */
+export const getUser = user.run;
 
 /** {@link getUser} taking Inputs and returning an Output. */
-export const getUserOutput = liftToOutput(getUser);
+export const getUserOutput = user.output;
 
 /** Filters of {@link getUserGroups} (`GET /user-groups`). */
 export interface GetUserGroupsArgs {
@@ -221,53 +247,51 @@ export interface UserGroup {
 }
 
 /** Maps one API user-group record to a {@link UserGroup}. */
-export function toUserGroup(group: ApiRecord): UserGroup {
-  const change = obj(group.proposed_change);
-  return compact({
-    id: String(group.id),
-    name: String(group.name),
-    state: String(group.state),
-    usersCount: num(group.users_count) ?? 0,
-    adminsCount: num(group.admins_count) ?? 0,
-    createdAt: String(group.created_at),
-    modifiedAt: String(group.modified_at),
-    modifiedById: str(obj(group.modified_by)?.id),
+export function toUserGroup(group: UserGroupRecord): UserGroup {
+  const change = group.proposed_change;
+  return withoutUndefined({
+    id: group.id,
+    name: group.name,
+    state: group.state,
+    usersCount: group.users_count,
+    adminsCount: group.admins_count,
+    createdAt: group.created_at,
+    modifiedAt: group.modified_at,
+    modifiedById: group.modified_by?.id,
     proposedChange: change
-      ? compact({
-          id: String(change.id),
-          createdAt: String(change.created_at),
-          newName: str(change.new_name),
-          addedUserIds: ids(change.added_users),
-          removedUserIds: ids(change.removed_users),
+      ? withoutUndefined({
+          id: change.id,
+          createdAt: change.created_at,
+          newName: change.new_name,
+          addedUserIds: (change.added_users ?? []).map((u) => u.id),
+          removedUserIds: (change.removed_users ?? []).map((u) => u.id),
         })
       : undefined,
   });
 }
 
-/** Lists the user groups (every page). */
-export function getUserGroups(
-  args: GetUserGroupsArgs = {},
-  options?: DataSourceOptions,
-): Promise<UserGroup[]> {
-  return named("getUserGroups", async () => {
-    const client = dataSourceClient(options);
-    const query = compact({
-      states: args.states,
-      user_group_ids: args.userGroupIds,
-      user_ids: args.userIds,
-      modified_by: args.modifiedBy,
-      name: args.name,
-      search: args.search,
-      exclude_user_group_ids: args.excludeUserGroupIds,
-      sort_by: args.sortBy,
-    });
-    const groups = client.userGroups.listAll(query as Parameters<typeof client.userGroups.listAll>[0]);
-    return (await collect(groups, args.maxItems)).map(toUserGroup);
-  });
-}
+const userGroups = listDataSource<GetUserGroupsArgs, typeof ListUserGroupsQuery>()({
+  name: "getUserGroups",
+  query: {
+    states: "states",
+    userGroupIds: "user_group_ids",
+    userIds: "user_ids",
+    modifiedBy: "modified_by",
+    name: "name",
+    search: "search",
+    excludeUserGroupIds: "exclude_user_group_ids",
+    sortBy: "sort_by",
+  },
+  whenNoArgs: {},
+  list: (client, { query }) => client.userGroups.listAll(query),
+  map: toUserGroup,
+});
+
+/** Lists the user groups (every page). @function */
+export const getUserGroups = userGroups.run;
 
 /** {@link getUserGroups} taking Inputs and returning an Output. */
-export const getUserGroupsOutput = liftToOutputOptional(getUserGroups);
+export const getUserGroupsOutput = userGroups.output;
 
 /** Arguments of {@link getUserGroup}. */
 export interface GetUserGroupArgs {
@@ -275,13 +299,16 @@ export interface GetUserGroupArgs {
   id: string;
 }
 
-/** Reads one user group by id. */
-export function getUserGroup(args: GetUserGroupArgs, options?: DataSourceOptions): Promise<UserGroup> {
-  return named("getUserGroup", async () => {
-    const client = dataSourceClient(options);
-    return toUserGroup((await client.userGroups.get(args.id)) as unknown as ApiRecord);
-  });
-}
+const userGroup = getDataSource<GetUserGroupArgs>()({
+  name: "getUserGroup",
+  callArgs: ({ id }: GetUserGroupArgs) => ({ id }),
+  query: {},
+  get: (client, { id }) => client.userGroups.get(id),
+  map: toUserGroup,
+});
+
+/** Reads one user group by id. @function */
+export const getUserGroup = userGroup.run;
 
 /** {@link getUserGroup} taking Inputs and returning an Output. */
-export const getUserGroupOutput = liftToOutput(getUserGroup);
+export const getUserGroupOutput = userGroup.output;

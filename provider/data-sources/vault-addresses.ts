@@ -1,6 +1,8 @@
 /** Data source `getVaultAddresses`. */
-import { type ApiRecord, collect, compact, obj, str } from "./fields";
-import { type DataSourceOptions, dataSourceClient, liftToOutput, named } from "./options";
+import type { ListVaultAddressesQuery, UtxoVaultAddress } from "../../sdk";
+import { type Projected, project } from "../runtime/projection";
+import { vaultAddressFields } from "../runtime/vault-address/fields";
+import { listDataSource } from "./define";
 
 /** Filters of {@link getVaultAddresses} (`GET /vaults/{id}/addresses`). */
 export interface GetVaultAddressesArgs {
@@ -18,67 +20,31 @@ export interface GetVaultAddressesArgs {
   maxItems?: number;
 }
 
-/** An address of a UTXO vault. */
-export interface VaultAddressInfo {
+/** What the address data sources show: the address id, then every field the `VaultAddress` resource shows. */
+const vaultAddressInfoFields = {
   /** Address id. */
-  id: string;
-  /** Vault id. */
-  vaultId: string;
-  /** Name, unique within the vault. */
-  name: string;
-  /** The address. */
-  address: string;
-  /** Address type. */
-  addressType: string;
-  /** UTXO chain unique id. */
-  chain: string;
-  /** BIP-32 derivation path. */
-  derivationPath: string;
-  /** Base64 public key. */
-  publicKeyCompressed?: string;
-  /** Creation time (ISO-8601). */
-  createdAt: string;
-  /** Last modification time (ISO-8601). */
-  modifiedAt?: string;
-}
+  id: (record: UtxoVaultAddress): string => record.id,
+  ...vaultAddressFields,
+};
+
+/** An address of a UTXO vault (read-only; see the `VaultAddress` resource to manage one). */
+export interface VaultAddressInfo extends Projected<typeof vaultAddressInfoFields> {}
 
 /** Maps one API address record to a {@link VaultAddressInfo}. */
-export function toVaultAddressInfo(record: ApiRecord): VaultAddressInfo {
-  const address = obj(record.address);
-  return compact({
-    id: String(record.id),
-    vaultId: String(obj(record.vault)?.id),
-    name: String(record.name),
-    address: String(address?.address),
-    addressType: String(address?.address_type),
-    chain: String(obj(address?.chain)?.unique_id),
-    derivationPath: String(record.derivation_path),
-    publicKeyCompressed: str(record.public_key_compressed),
-    createdAt: String(record.created_at),
-    modifiedAt: str(record.modified_at),
-  });
+function toVaultAddressInfo(record: UtxoVaultAddress): VaultAddressInfo {
+  return project(vaultAddressInfoFields, record);
 }
 
-/** Lists the addresses of a UTXO vault (every page). */
-export function getVaultAddresses(
-  args: GetVaultAddressesArgs,
-  options?: DataSourceOptions,
-): Promise<VaultAddressInfo[]> {
-  return named("getVaultAddresses", async () => {
-    const client = dataSourceClient(options);
-    const query = compact({
-      search: args.search,
-      addresses: args.addresses,
-      address_types: args.addressTypes,
-      sort_by: args.sortBy,
-    });
-    const addresses = client.vaults.addresses.listAll(
-      args.vaultId,
-      query as Parameters<typeof client.vaults.addresses.listAll>[1],
-    );
-    return (await collect(addresses, args.maxItems)).map(toVaultAddressInfo);
-  });
-}
+const vaultAddresses = listDataSource<GetVaultAddressesArgs, typeof ListVaultAddressesQuery>()({
+  name: "getVaultAddresses",
+  callArgs: ({ vaultId }: GetVaultAddressesArgs) => ({ vaultId }),
+  query: { search: "search", addresses: "addresses", addressTypes: "address_types", sortBy: "sort_by" },
+  list: (client, { vaultId, query }) => client.vaults.addresses.listAll(vaultId, query),
+  map: toVaultAddressInfo,
+});
+
+/** Lists the addresses of a UTXO vault (every page). @function */
+export const getVaultAddresses = vaultAddresses.run;
 
 /** {@link getVaultAddresses} taking Inputs and returning an Output. */
-export const getVaultAddressesOutput = liftToOutput(getVaultAddresses);
+export const getVaultAddressesOutput = vaultAddresses.output;

@@ -1,6 +1,7 @@
 /** Data sources `getVaultAssets` and `getVaultAsset`. */
-import { type ApiRecord, collect, compact, num, obj, str } from "./fields";
-import { type DataSourceOptions, dataSourceClient, liftToOutput, named } from "./options";
+import type { AssetInfo, ListOwnedAssetsQuery, OwnedAsset as OwnedAssetRecord } from "../../sdk";
+import { withoutUndefined } from "../runtime/projection";
+import { getDataSource, listDataSource } from "./define";
 
 /** Filters of {@link getVaultAssets} (`GET /vaults/{id}/assets`). */
 export interface GetVaultAssetsArgs {
@@ -77,70 +78,75 @@ export interface OwnedAsset {
   };
 }
 
+/** An asset's `details`: its `type` is typed, the rest is as the API sends it. */
+type AssetDetails = AssetInfo["asset_identifier"]["details"];
+
+/** The chain that an asset's `details` name, as `chain` or `token.chain` (fields the sdk leaves untyped). */
+function detailsChain(details: AssetDetails): string | undefined {
+  if (typeof details?.chain === "string") return details.chain;
+  const token = details?.token;
+  return typeof token === "object" && token !== null && "chain" in token && typeof token.chain === "string"
+    ? token.chain
+    : undefined;
+}
+
 /** Maps one API owned-asset record to an {@link OwnedAsset}. */
-export function toOwnedAsset(owned: ApiRecord): OwnedAsset {
-  const priced = obj(owned.priced_asset);
-  const info = obj(priced?.asset_info);
-  const identifier = obj(info?.asset_identifier);
-  const details = obj(identifier?.details);
-  const balances = obj(owned.balances);
-  const price = obj(priced?.price);
-  const fiat = obj(price?.fiat_currency);
-  const chain =
-    str(obj(identifier?.chain)?.unique_id) ?? str(details?.chain) ?? str(obj(details?.token)?.chain);
-  return compact({
-    assetId: String(info?.id),
-    name: String(info?.name),
-    symbol: String(info?.symbol),
-    decimals: num(info?.decimals) ?? 0,
-    verified: info?.verified === true,
-    isSpam: info?.is_spam === true,
-    assetType: String(identifier?.type),
-    assetKind: String(details?.type),
-    chain,
-    balances: compact({
-      totalMined: str(balances?.total_mined),
-      totalPendingIncoming: str(balances?.total_pending_incoming),
-      availableMined: str(balances?.available_mined),
-      availablePendingIncoming: str(balances?.available_pending_incoming),
-      frozenMined: str(balances?.frozen_mined),
-      frozenPendingIncoming: str(balances?.frozen_pending_incoming),
-      mined: str(balances?.mined),
-      pendingIncoming: str(balances?.pending_incoming),
+export function toOwnedAsset(owned: OwnedAssetRecord): OwnedAsset {
+  const { asset_info: info, price } = owned.priced_asset;
+  const identifier = info.asset_identifier;
+  const balances = owned.balances;
+  return withoutUndefined({
+    assetId: info.id,
+    name: info.name,
+    symbol: info.symbol,
+    decimals: info.decimals,
+    verified: info.verified,
+    isSpam: info.is_spam,
+    assetType: identifier.type,
+    // Exchange assets have no `details`: the field then reads "undefined", as it always has.
+    assetKind: String(identifier.details?.type),
+    chain: identifier.chain?.unique_id ?? detailsChain(identifier.details),
+    balances: withoutUndefined({
+      totalMined: balances.total_mined,
+      totalPendingIncoming: balances.total_pending_incoming,
+      availableMined: balances.available_mined,
+      availablePendingIncoming: balances.available_pending_incoming,
+      frozenMined: balances.frozen_mined,
+      frozenPendingIncoming: balances.frozen_pending_incoming,
+      mined: balances.mined,
+      pendingIncoming: balances.pending_incoming,
     }),
-    balance: str(owned.balance),
+    balance: owned.balance,
     price: price
       ? {
-          price: String(price.price),
-          priceFloat: String(price.price_float),
-          currency: String(fiat?.currency_symbol),
-          decimals: num(fiat?.decimals) ?? 0,
+          price: price.price,
+          priceFloat: price.price_float,
+          currency: price.fiat_currency.currency_symbol,
+          decimals: price.fiat_currency.decimals,
         }
       : undefined,
   });
 }
 
-/** Lists the assets a vault holds (every page). */
-export function getVaultAssets(args: GetVaultAssetsArgs, options?: DataSourceOptions): Promise<OwnedAsset[]> {
-  return named("getVaultAssets", async () => {
-    const client = dataSourceClient(options);
-    const query = compact({
-      chains: args.chains,
-      asset_ids: args.assetIds,
-      is_hidden: args.isHidden,
-      search: args.search,
-      sort_by: args.sortBy,
-    });
-    const assets = client.vaults.assets.listAll(
-      args.vaultId,
-      query as Parameters<typeof client.vaults.assets.listAll>[1],
-    );
-    return (await collect(assets, args.maxItems)).map(toOwnedAsset);
-  });
-}
+const vaultAssets = listDataSource<GetVaultAssetsArgs, typeof ListOwnedAssetsQuery>()({
+  name: "getVaultAssets",
+  callArgs: ({ vaultId }: GetVaultAssetsArgs) => ({ vaultId }),
+  query: {
+    chains: "chains",
+    assetIds: "asset_ids",
+    isHidden: "is_hidden",
+    search: "search",
+    sortBy: "sort_by",
+  },
+  list: (client, { vaultId, query }) => client.vaults.assets.listAll(vaultId, query),
+  map: toOwnedAsset,
+});
+
+/** Lists the assets a vault holds (every page). @function */
+export const getVaultAssets = vaultAssets.run;
 
 /** {@link getVaultAssets} taking Inputs and returning an Output. */
-export const getVaultAssetsOutput = liftToOutput(getVaultAssets);
+export const getVaultAssetsOutput = vaultAssets.output;
 
 /** Arguments of {@link getVaultAsset}. */
 export interface GetVaultAssetArgs {
@@ -150,13 +156,16 @@ export interface GetVaultAssetArgs {
   assetId: string;
 }
 
-/** Reads one asset a vault holds. */
-export function getVaultAsset(args: GetVaultAssetArgs, options?: DataSourceOptions): Promise<OwnedAsset> {
-  return named("getVaultAsset", async () => {
-    const client = dataSourceClient(options);
-    return toOwnedAsset((await client.vaults.assets.get(args.vaultId, args.assetId)) as unknown as ApiRecord);
-  });
-}
+const vaultAsset = getDataSource<GetVaultAssetArgs>()({
+  name: "getVaultAsset",
+  callArgs: ({ vaultId, assetId }: GetVaultAssetArgs) => ({ vaultId, assetId }),
+  query: {},
+  get: (client, { vaultId, assetId }) => client.vaults.assets.get(vaultId, assetId),
+  map: toOwnedAsset,
+});
+
+/** Reads one asset a vault holds. @function */
+export const getVaultAsset = vaultAsset.run;
 
 /** {@link getVaultAsset} taking Inputs and returning an Output. */
-export const getVaultAssetOutput = liftToOutput(getVaultAsset);
+export const getVaultAssetOutput = vaultAsset.output;

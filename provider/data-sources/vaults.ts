@@ -1,13 +1,15 @@
 /** Data sources `getVaults`, `getVault` and `exportVaultBalances`. */
-import { liveVaultGroupIds, mainAddress } from "../runtime/vault-outputs";
-import { type ApiRecord, arr, bool, collect, compact, num, obj, str } from "./fields";
 import {
-  type DataSourceOptions,
-  dataSourceClient,
-  liftToOutput,
-  liftToOutputOptional,
-  named,
-} from "./options";
+  type CustodyClient,
+  type Export,
+  type ExportVaultsQuery,
+  isModelledVault,
+  type ListVaultsQuery,
+  type Vault,
+} from "../../sdk";
+import { type Projected, project } from "../runtime/projection";
+import { keyHolder, liveVaultGroupIds, vaultFields } from "../runtime/vault/fields";
+import { getDataSource, listDataSource, type QueryOf } from "./define";
 import { type OwnedAsset, toOwnedAsset } from "./vault-assets";
 
 /** Filters of {@link getVaults} (`GET /vaults`). */
@@ -40,48 +42,6 @@ export interface GetVaultsArgs {
   maxItems?: number;
 }
 
-/** A vault as the data sources report it (read-only; see the `Vault` resource to manage one). */
-export interface VaultInfo {
-  /** Vault id. */
-  id: string;
-  /** Name. */
-  name: string;
-  /** Vault type. */
-  type: string;
-  /** Lifecycle state. */
-  state: string;
-  /** Main address, for types that have one (see `Vault.address`). */
-  address?: string;
-  /** UTXO chain unique id (utxo vaults). */
-  chain?: string;
-  /** Key type (black_box vaults). */
-  keyType?: string;
-  /** Exchange (exchange vaults). */
-  exchangeType?: string;
-  /** Creation time (ISO-8601). */
-  createdAt: string;
-  /** Last modification time (ISO-8601). */
-  modifiedAt: string;
-  /** Vault groups it belongs to. */
-  vaultGroupIds: string[];
-  /** The same vault groups with their names; the API has no endpoint that lists vault groups. */
-  vaultGroups: VaultGroupInfo[];
-  /** Base64 public key (MPC vaults). */
-  publicKeyCompressed?: string;
-  /** BIP-32 derivation path (MPC vaults). */
-  derivationPath?: string;
-  /** `native` or `imported`. */
-  originType?: string;
-  /** End user holding the key, if any. */
-  keyHolderId?: string;
-  /** Whether an external signer holds the key. */
-  isExternalSigner?: boolean;
-  /** Name of the default address (utxo vaults). */
-  defaultAddressName?: string;
-  /** Positive native balances, when `positiveNativeBalanceChainIds` was given. */
-  nativeAssets?: OwnedAsset[];
-}
-
 /** A vault group a vault belongs to. */
 export interface VaultGroupInfo {
   /** Vault group id. */
@@ -91,67 +51,65 @@ export interface VaultGroupInfo {
 }
 
 /** The vault groups of a vault record, with names (older records carry a single `vault_group`). */
-function liveVaultGroups(vault: ApiRecord): VaultGroupInfo[] {
-  const groups = Array.isArray(vault.vault_groups) ? vault.vault_groups : [vault.vault_group];
-  return groups
-    .map((g) => obj(g))
-    .filter((g): g is ApiRecord => g !== undefined && str(g.id) !== undefined)
-    .map((g) => ({ id: String(g.id), name: str(g.name) ?? "" }));
+function liveVaultGroups(vault: Vault): VaultGroupInfo[] {
+  const groups = vault.vault_groups ?? (vault.vault_group ? [vault.vault_group] : []);
+  return groups.map((group) => ({ id: group.id, name: group.name }));
 }
+
+/** What the vault data sources show: every field the `Vault` resource shows, and a few more. */
+const vaultInfoFields = {
+  /** Vault id. */
+  id: (vault: Vault): string => vault.id,
+  ...vaultFields,
+  /** Exchange (exchange vaults). */
+  exchangeType: (vault: Vault): string | undefined =>
+    isModelledVault(vault) && vault.type === "exchange" ? vault.exchange_type : undefined,
+  /** Vault groups it belongs to. */
+  vaultGroupIds: (vault: Vault): string[] => liveVaultGroupIds(vault) ?? [],
+  /** The same vault groups with their names; the API has no endpoint that lists vault groups. */
+  vaultGroups: liveVaultGroups,
+  /** User holding the key, if any. */
+  keyHolderId: (vault: Vault): string | undefined => keyHolder(vault)?.id,
+  /** Whether an external signer holds the key. */
+  isExternalSigner: (vault: Vault): boolean | undefined => vault.is_external_signer,
+  /** Positive native balances, when `positiveNativeBalanceChainIds` was given. */
+  nativeAssets: (vault: Vault): OwnedAsset[] | undefined => vault.native_assets?.map(toOwnedAsset),
+};
+
+/** A vault as the data sources report it (read-only; see the `Vault` resource to manage one). */
+export interface VaultInfo extends Projected<typeof vaultInfoFields> {}
 
 /** Maps one API vault record to a {@link VaultInfo}. */
-export function toVaultInfo(vault: ApiRecord): VaultInfo {
-  const derivation = obj(vault.derivation_info);
-  return compact({
-    id: String(vault.id),
-    name: String(vault.name),
-    type: String(vault.type),
-    state: String(vault.state),
-    address: mainAddress(vault),
-    chain: vault.type === "utxo" ? str(obj(vault.chain)?.unique_id) : undefined,
-    keyType: vault.type === "black_box" ? str(obj(vault.details)?.type) : undefined,
-    exchangeType: str(vault.exchange_type),
-    createdAt: String(vault.created_at),
-    modifiedAt: String(vault.modified_at),
-    vaultGroupIds: liveVaultGroupIds(vault) ?? [],
-    vaultGroups: liveVaultGroups(vault),
-    publicKeyCompressed: str(vault.public_key_compressed),
-    derivationPath: str(derivation?.derivation_path) ?? str(vault.derivation_path),
-    originType: str(vault.origin_type),
-    keyHolderId: str(obj(vault.key_holder)?.id),
-    isExternalSigner: bool(vault.is_external_signer),
-    defaultAddressName: str(obj(vault.default_address)?.name),
-    nativeAssets: Array.isArray(vault.native_assets)
-      ? arr(vault.native_assets).map((a) => toOwnedAsset(obj(a) ?? {}))
-      : undefined,
-  });
+function toVaultInfo(vault: Vault): VaultInfo {
+  return project(vaultInfoFields, vault);
 }
 
-/** Lists vaults (every page). */
-export function getVaults(args: GetVaultsArgs = {}, options?: DataSourceOptions): Promise<VaultInfo[]> {
-  return named("getVaults", async () => {
-    const client = dataSourceClient(options);
-    const query = compact({
-      vault_ids: args.vaultIds,
-      names: args.names,
-      vault_types: args.vaultTypes,
-      vault_states: args.vaultStates,
-      key_holder_ids: args.keyHolderIds,
-      vault_group_ids: args.vaultGroupIds,
-      exclude_vault_group_ids: args.excludeVaultGroupIds,
-      exclude_vault_ids: args.excludeVaultIds,
-      origin_type: args.originType,
-      account_addresses: args.accountAddresses,
-      positive_native_balance_chain_ids: args.positiveNativeBalanceChainIds,
-      sort_by: args.sortBy,
-    });
-    const vaults = client.vaults.listAll(query as Parameters<typeof client.vaults.listAll>[0]);
-    return (await collect(vaults, args.maxItems)).map(toVaultInfo);
-  });
-}
+const vaults = listDataSource<GetVaultsArgs, typeof ListVaultsQuery>()({
+  name: "getVaults",
+  query: {
+    vaultIds: "vault_ids",
+    names: "names",
+    vaultTypes: "vault_types",
+    vaultStates: "vault_states",
+    keyHolderIds: "key_holder_ids",
+    vaultGroupIds: "vault_group_ids",
+    excludeVaultGroupIds: "exclude_vault_group_ids",
+    excludeVaultIds: "exclude_vault_ids",
+    originType: "origin_type",
+    accountAddresses: "account_addresses",
+    positiveNativeBalanceChainIds: "positive_native_balance_chain_ids",
+    sortBy: "sort_by",
+  },
+  whenNoArgs: {},
+  list: (client, { query }) => client.vaults.listAll(query),
+  map: toVaultInfo,
+});
+
+/** Lists vaults (every page). @function */
+export const getVaults = vaults.run;
 
 /** {@link getVaults} taking Inputs and returning an Output. */
-export const getVaultsOutput = liftToOutputOptional(getVaults);
+export const getVaultsOutput = vaults.output;
 
 /** Arguments of {@link getVault}: exactly one of `id` and `name`. */
 export interface GetVaultArgs {
@@ -161,26 +119,34 @@ export interface GetVaultArgs {
   name?: string;
 }
 
-/** Reads one vault, by id or by name. */
-export function getVault(args: GetVaultArgs, options?: DataSourceOptions): Promise<VaultInfo> {
-  return named("getVault", async () => {
-    if ((args.id === undefined) === (args.name === undefined)) {
-      throw new Error("give exactly one of `id` and `name`");
-    }
-    const client = dataSourceClient(options);
-    if (args.id !== undefined) return toVaultInfo((await client.vaults.get(args.id)) as unknown as ApiRecord);
-    const page = await client.vaults.list({
-      names: [args.name as string],
-      vault_states: ["active", "pending"],
-    });
-    const matches = (page.vaults as unknown as ApiRecord[]).filter((v) => v.name === args.name);
-    if (matches.length === 0) throw new Error(`no vault named "${args.name}" (active or pending)`);
-    return toVaultInfo(matches[0] as ApiRecord);
-  });
+/** The vault that {@link getVault} reads: by `id` or by `name`, exactly one of them. */
+function vaultKey({ id, name }: GetVaultArgs): { id: string } | { name: string } {
+  if (id !== undefined && name === undefined) return { id };
+  if (name !== undefined && id === undefined) return { name };
+  throw new Error("give exactly one of `id` and `name`");
 }
 
+/** The vault of that name that is not archived. */
+async function vaultNamed(client: CustodyClient, name: string): Promise<Vault> {
+  const query: QueryOf<typeof ListVaultsQuery> = { names: [name], vault_states: ["active", "pending"] };
+  const match = (await client.vaults.list(query)).vaults.find((vault) => vault.name === name);
+  if (!match) throw new Error(`no vault named "${name}" (active or pending)`);
+  return match;
+}
+
+const vault = getDataSource<GetVaultArgs>()({
+  name: "getVault",
+  callArgs: vaultKey,
+  query: {},
+  get: (client, key) => ("id" in key ? client.vaults.get(key.id) : vaultNamed(client, key.name)),
+  map: toVaultInfo,
+});
+
+/** Reads one vault, by id or by name. @function */
+export const getVault = vault.run;
+
 /** {@link getVault} taking Inputs and returning an Output. */
-export const getVaultOutput = liftToOutput(getVault);
+export const getVaultOutput = vault.output;
 
 /** Arguments of {@link exportVaultBalances} (`GET /vaults/export_async`). */
 export interface ExportVaultBalancesArgs {
@@ -219,37 +185,32 @@ export interface BalanceExport {
 }
 
 /** Maps the API's export record to a {@link BalanceExport}. */
-export function toBalanceExport(record: ApiRecord): BalanceExport {
+function toBalanceExport(record: Export): BalanceExport {
   return {
-    id: String(record.id),
-    creationTime: String(record.creation_time),
-    type: String(record.type),
-    state: String(record.state),
-    downloadUrl: String(record.download_url),
-    expirationTime: String(record.expiration_time),
-    successfulItemsCount: num(record.successful_items_count) ?? 0,
-    failedItemsCount: num(record.failed_items_count) ?? 0,
-    totalItemsCount: num(record.total_items_count) ?? 0,
-    resourceType: String(record.resource_type),
-    requestId: String(record.request_id),
+    id: record.id,
+    creationTime: record.creation_time,
+    type: record.type,
+    state: record.state,
+    downloadUrl: record.download_url,
+    expirationTime: record.expiration_time,
+    successfulItemsCount: record.successful_items_count,
+    failedItemsCount: record.failed_items_count,
+    totalItemsCount: record.total_items_count,
+    resourceType: record.resource_type,
+    requestId: record.request_id,
   };
 }
 
-/** Starts a balance export; `undefined` when there is nothing to export (204). */
-export function exportVaultBalances(
-  args: ExportVaultBalancesArgs = {},
-  options?: DataSourceOptions,
-): Promise<BalanceExport | undefined> {
-  return named("exportVaultBalances", async () => {
-    const client = dataSourceClient(options);
-    const result = await client.vaults.exportBalances(
-      compact({ limit: args.limit, vaults_ids: args.vaultIds, vault_types: args.vaultTypes }) as Parameters<
-        typeof client.vaults.exportBalances
-      >[0],
-    );
-    return result ? toBalanceExport(result as unknown as ApiRecord) : undefined;
-  });
-}
+const balanceExport = getDataSource<ExportVaultBalancesArgs, typeof ExportVaultsQuery>()({
+  name: "exportVaultBalances",
+  query: { limit: "limit", vaultIds: "vaults_ids", vaultTypes: "vault_types" },
+  whenNoArgs: {},
+  get: (client, { query }) => client.vaults.exportBalances(query),
+  map: (record) => (record === undefined ? undefined : toBalanceExport(record)),
+});
+
+/** Starts a balance export; `undefined` when there is nothing to export (204). @function */
+export const exportVaultBalances = balanceExport.run;
 
 /** {@link exportVaultBalances} taking Inputs and returning an Output. */
-export const exportVaultBalancesOutput = liftToOutputOptional(exportVaultBalances);
+export const exportVaultBalancesOutput = balanceExport.output;

@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { AddressAcquisition, CreatableAddressType } from "../runtime/vault-address-types";
+import { VAULT_ADDRESS_OUTPUT_NAMES } from "../runtime/vault-address/outputs";
+import type { CreatableAddressType, VaultAddressOutputs } from "../runtime/vault-address/types";
 import { vaultAddressProvider } from "../shims";
 
 /** The arguments of a {@link VaultAddress}. */
@@ -37,28 +38,8 @@ export interface VaultAddressArgs {
  * export const depositAddress = deposits.address;
  * ```
  */
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the base constructor assigns every output property
 export class VaultAddress extends pulumi.dynamic.Resource {
-  /** Id of the vault that owns the address. */
-  declare readonly vaultId: pulumi.Output<string>;
-  /** Current name of the address. */
-  declare readonly name: pulumi.Output<string>;
-  /** The address itself (what senders pay to). */
-  declare readonly address: pulumi.Output<string>;
-  /** Address type: `legacy`, `segwit`, `taproot` (also `p2sh` or `merkleroot` for adopted ones). */
-  declare readonly addressType: pulumi.Output<string>;
-  /** UTXO chain unique id, e.g. `bitcoin_mainnet`. */
-  declare readonly chain: pulumi.Output<string>;
-  /** BIP-32 derivation path of the address key, e.g. `m/84/0/0/0/3`. */
-  declare readonly derivationPath: pulumi.Output<string>;
-  /** Base64 public key of the address. */
-  declare readonly publicKeyCompressed: pulumi.Output<string | undefined>;
-  /** Creation time (ISO-8601). */
-  declare readonly createdAt: pulumi.Output<string>;
-  /** Last modification time (ISO-8601). */
-  declare readonly modifiedAt: pulumi.Output<string | undefined>;
-  /** Whether the resource created the address or adopted one that already had its name. */
-  declare readonly acquisition: pulumi.Output<AddressAcquisition>;
-
   /**
    * Declares an address of a UTXO vault.
    * @param name The Pulumi resource name (part of the URN), not the address name.
@@ -66,21 +47,26 @@ export class VaultAddress extends pulumi.dynamic.Resource {
    * @param opts Resource options.
    */
   constructor(name: string, args: VaultAddressArgs, opts?: pulumi.CustomResourceOptions) {
-    // A fresh object every time: the base constructor adds `__provider` to it.
+    // Every output is declared (as undefined) so that the engine's values reach the properties; a fresh
+    // object every time, because the base constructor adds `__provider` to it.
     const props: Record<string, unknown> = {
+      ...Object.fromEntries(VAULT_ADDRESS_OUTPUT_NAMES.map((output) => [output, undefined])),
       vaultId: args.vaultId,
       // Undeclared names default to the resource name; the flag tells the runtime it was not declared.
       name: args.name ?? name,
       nameIsDefault: args.name === undefined ? true : undefined,
       addressType: args.addressType,
-      address: undefined,
-      chain: undefined,
-      derivationPath: undefined,
-      publicKeyCompressed: undefined,
-      createdAt: undefined,
-      modifiedAt: undefined,
-      acquisition: undefined,
     };
     super(vaultAddressProvider, name, props, opts, "custody", "VaultAddress");
   }
 }
+
+/** The outputs of a {@link VaultAddress} as properties (see {@link VaultAddressOutputs} for each one). */
+export type VaultAddressOutputProperties = {
+  readonly [K in Exclude<keyof VaultAddressOutputs, "nameIsDefault">]-?: pulumi.Output<
+    VaultAddressOutputs[K]
+  >;
+};
+
+// The class gets its output properties from the one definition of the outputs, not from a copy of the list.
+export interface VaultAddress extends VaultAddressOutputProperties {}

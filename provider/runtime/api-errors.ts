@@ -1,46 +1,36 @@
 /**
- * How the provider reads errors of the custody client. Duck-typed on the fields every client error carries
- * (`status`, `errorType`, `detail`, `requestId`), so that a transport failure without a status is told apart
- * from an answer of the API.
+ * How the provider reads the client's errors: through the sdk's error classes and their stable `code`s only,
+ * never through message text or status numbers of its own.
  */
+import { CustodyError, CustodyErrorCode, CustodyRateLimitError } from "../../sdk";
 
-/** The HTTP status of an API error; `undefined` for transport failures (reset, timeout, DNS). */
-export function httpStatus(err: unknown): number | undefined {
-  if (err === null || typeof err !== "object") return undefined;
-  const { status, statusCode } = err as { status?: unknown; statusCode?: unknown };
-  if (typeof status === "number") return status;
-  if (typeof statusCode === "number") return statusCode;
-  return undefined;
+/** The error as a client error, or `undefined` for anything else (a bug, a failure outside the client). */
+function clientError(err: unknown): CustodyError | undefined {
+  return CustodyError.isCustodyError(err) ? err : undefined;
 }
 
-/** The API's typed precondition error (`error_type`), e.g. `invalid_vault_type`. */
+/** The API's typed precondition error (`error_type` of a 400), e.g. `invalid_vault_type`. */
 export function errorType(err: unknown): string | undefined {
-  if (err === null || typeof err !== "object") return undefined;
-  const value = (err as { errorType?: unknown }).errorType;
-  return typeof value === "string" ? value : undefined;
+  return clientError(err)?.errorType;
 }
 
 /** 404: the object does not exist (any more). */
 export function isNotFound(err: unknown): boolean {
-  return httpStatus(err) === 404;
+  return clientError(err)?.code === CustodyErrorCode.NOT_FOUND;
 }
 
 /** 409: the name is taken. */
 export function isConflict(err: unknown): boolean {
-  return httpStatus(err) === 409;
+  return clientError(err)?.code === CustodyErrorCode.CONFLICT;
 }
 
 /**
  * The request may or may not have taken effect: the connection broke or timed out after sending, or the
  * service answered 408 or 5xx (a fault after commit looks exactly like this). A create that fails this way must
- * be reconciled by looking for what it would have created, never blindly repeated. The client marks such
- * errors `outcomeUnknown`; the status check covers errors from elsewhere.
+ * be reconciled by looking for what it would have created, never blindly repeated.
  */
 export function isOutcomeUnknown(err: unknown): boolean {
-  if (err === null || typeof err !== "object") return false;
-  if ((err as { outcomeUnknown?: unknown }).outcomeUnknown === true) return true;
-  const status = httpStatus(err);
-  return status !== undefined && (status === 408 || status >= 500);
+  return clientError(err)?.outcomeUnknown === true;
 }
 
 /**
@@ -48,19 +38,17 @@ export function isOutcomeUnknown(err: unknown): boolean {
  * it may be sent again after a pause.
  */
 export function isSafeToRepeat(err: unknown): boolean {
-  if (httpStatus(err) === 429) return true;
-  return (err as { code?: unknown } | null)?.code === "ERR_CUSTODY_CONNECTION";
+  const code = clientError(err)?.code;
+  return code === CustodyErrorCode.RATE_LIMITED || code === CustodyErrorCode.CONNECTION;
 }
 
-/** Seconds the service asked us to wait (`Retry-After`), when the error carries it. */
+/** Seconds the service asked us to wait (`Retry-After` of a 429), when it said. */
 export function retryAfterSeconds(err: unknown): number | undefined {
-  if (err === null || typeof err !== "object") return undefined;
-  const ms = (err as { retryAfterMs?: unknown }).retryAfterMs;
-  return typeof ms === "number" && Number.isFinite(ms) && ms >= 0 ? ms / 1000 : undefined;
+  const ms = err instanceof CustodyRateLimitError ? err.retryAfterMs : undefined;
+  return ms !== undefined && Number.isFinite(ms) && ms >= 0 ? ms / 1000 : undefined;
 }
 
-/** A one-line description of a client error for a user-facing message (the client redacts credentials). */
+/** A one-line description of an error for a user-facing message (the client redacts credentials). */
 export function describeError(err: unknown): string {
-  if (err instanceof Error) return err.message;
-  return String(err);
+  return err instanceof Error ? err.message : String(err);
 }

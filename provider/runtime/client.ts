@@ -14,7 +14,7 @@ let lookup: ConfigLookup = () => undefined;
 const clients = new Map<string, CustodyClient>();
 
 /**
- * Records the stack config (spec: the provider's `configure`). Settings are resolved lazily, on the first API
+ * Records the stack config (the provider's `configure`). Settings are resolved lazily, on the first API
  * call, so that a missing setting fails the resource operation with a clear message rather than the provider.
  */
 export function configure(config: ProviderConfig | undefined): void {

@@ -6,27 +6,25 @@
  * It must handle every state shape any release ever wrote: outputs are read tolerantly.
  */
 import { readyClient } from "./ready-client";
-import { checkVaultAddress, diffVaultAddress } from "./vault-address-check-diff";
+import { checkedVaultInputs, checkVault } from "./vault/check";
+import { diffVault } from "./vault/diff";
+import { createVault, deleteVault, readVault, updateVault } from "./vault/lifecycle";
+import { checkedVaultAddressInputs, checkVaultAddress, diffVaultAddress } from "./vault-address/check-diff";
 import {
   createVaultAddress,
   deleteVaultAddress,
   readVaultAddress,
   updateVaultAddress,
-} from "./vault-address-lifecycle";
-import type { VaultAddressInputs } from "./vault-address-types";
-import { checkVault } from "./vault-check";
-import { createVault } from "./vault-create";
-import { diffVault } from "./vault-diff";
-import { deleteVault, readVault, updateVault } from "./vault-read-update-delete";
-import type { VaultInputs } from "./vault-types";
+} from "./vault-address/lifecycle";
 
+export { CustodySettingsError } from "../config";
 export { configure, currentSettings, type ProviderConfig } from "./client";
 export { type NoticeSink, setNoticeSink } from "./notify";
 export { PartialCreateError } from "./partial-create-error";
-export { CustodySettingsError, forgetVerifiedSettings } from "./ready-client";
+export { forgetVerifiedSettings } from "./ready-client";
 export { UNKNOWN } from "./unknown";
-export type * from "./vault-address-types";
-export type * from "./vault-types";
+export type * from "./vault/types";
+export type * from "./vault-address/types";
 
 /**
  * `check` runs during `preview` too: once the inputs are valid, the settings are shown to work (one call per
@@ -43,10 +41,10 @@ export const vault = {
     checked(checkVault(olds, news)),
   diff: async (id: string, olds: Record<string, unknown>, news: Record<string, unknown>) =>
     diffVault(id, olds, news),
-  create: (inputs: Record<string, unknown>) => createVault(inputs as unknown as VaultInputs),
+  create: (inputs: Record<string, unknown>) => createVault(checkedVaultInputs(inputs)),
   read: (id: string, props: Record<string, unknown>) => readVault(id, props),
   update: (id: string, olds: Record<string, unknown>, news: Record<string, unknown>) =>
-    updateVault(id, olds, news as unknown as VaultInputs),
+    updateVault(id, olds, checkedVaultInputs(news)),
   delete: (id: string, props: Record<string, unknown>) => deleteVault(id, props),
 };
 
@@ -56,9 +54,9 @@ export const vaultAddress = {
     checked(checkVaultAddress(olds, news)),
   diff: (id: string, olds: Record<string, unknown>, news: Record<string, unknown>) =>
     diffVaultAddress(id, olds, news),
-  create: (inputs: Record<string, unknown>) => createVaultAddress(inputs as unknown as VaultAddressInputs),
+  create: (inputs: Record<string, unknown>) => createVaultAddress(checkedVaultAddressInputs(inputs)),
   read: (id: string, props: Record<string, unknown>) => readVaultAddress(id, props),
   update: (id: string, olds: Record<string, unknown>, news: Record<string, unknown>) =>
-    updateVaultAddress(id, olds, news as unknown as VaultAddressInputs),
+    updateVaultAddress(id, olds, checkedVaultAddressInputs(news)),
   delete: (id: string, props: Record<string, unknown>) => deleteVaultAddress(id, props),
 };

@@ -56,12 +56,12 @@ export function uuidSchema() {
     .regex(UUID, { message: "must be a UUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)" });
 }
 
-/** One value of a fixed set. */
-export function oneOf<const T extends readonly [string, ...string[]]>(
-  values: T,
+/** One value of a fixed set (a non-empty list). */
+export function oneOf<const T extends string>(
+  values: readonly T[],
   hint?: (input: unknown) => string | undefined,
 ) {
-  return z.enum(values, {
+  return z.enum(values as readonly [T, ...T[]], {
     error: (iss) => {
       if (iss.input === undefined) return "is required";
       if (typeof iss.input !== "string") return `must be a string, got ${typeName(iss.input)}`;
@@ -74,12 +74,10 @@ export const booleanSchema = z.boolean({
   error: (iss) => `must be true or false, got ${typeName(iss.input)}`,
 });
 
-const creatableVaultTypes = CREATABLE_VAULT_TYPES as unknown as readonly [string, ...string[]];
-
 /** The `type` input of a vault. */
-export const vaultTypeSchema = oneOf(creatableVaultTypes, (input) =>
+export const vaultTypeSchema = oneOf(CREATABLE_VAULT_TYPES, (input) =>
   input === "exchange"
-    ? `"exchange" vaults cannot be created: they are connected to an exchange account in the console (creatable types: ${list(creatableVaultTypes)})`
+    ? `"exchange" vaults cannot be created: they are connected to an exchange account in the console (creatable types: ${list(CREATABLE_VAULT_TYPES)})`
     : undefined,
 );
 
@@ -87,15 +85,13 @@ export const vaultTypeSchema = oneOf(creatableVaultTypes, (input) =>
 export const utxoChainSchema = oneOf(UTXO_CHAIN_IDS);
 
 /** The `keyType` input of a black_box vault. */
-export const keyTypeSchema = oneOf(BlackBoxKeyType.options as unknown as readonly [string, ...string[]]);
+export const keyTypeSchema = oneOf(BlackBoxKeyType.options);
 
 /** The `addressType` input of a vault address (`p2sh` cannot be requested from the API). */
-export const addressTypeSchema = oneOf(
-  CreatableUtxoAddressType.options as unknown as readonly [string, ...string[]],
-  (input) =>
-    input === "p2sh"
-      ? `"p2sh" addresses cannot be created through the API (use "legacy", "segwit" or "taproot")`
-      : undefined,
+export const addressTypeSchema = oneOf(CreatableUtxoAddressType.options, (input) =>
+  input === "p2sh"
+    ? `"p2sh" addresses cannot be created through the API (use "legacy", "segwit" or "taproot")`
+    : undefined,
 );
 
 /** A non-empty list of distinct UUIDs (compared case-insensitively). */
@@ -152,4 +148,20 @@ export function failuresFromIssues(
     });
   }
   return failures;
+}
+
+/**
+ * The inputs that `check` accepted, typed by the schema. The engine hands `create` and `update` what `check`
+ * returned, so this only fails on a bug; it then names every property and rule, as `check` would.
+ */
+export function parseCheckedInputs<T>(
+  schema: z.ZodType<T>,
+  inputs: Record<string, unknown>,
+  known: readonly string[],
+): T {
+  const { __provider: _provider, ...declared } = inputs;
+  const parsed = schema.safeParse(declared);
+  if (parsed.success) return parsed.data;
+  const failures = failuresFromIssues(parsed.error.issues, known);
+  throw new Error(`invalid inputs: ${failures.map((f) => `${f.property} ${f.reason}`).join("; ")}`);
 }

@@ -9,11 +9,12 @@
  * creating is ever taken over; other pending operations are left as they are.
  */
 import type { CustodyClient } from "../../sdk";
+import { describeError } from "./api-errors";
 import { readyClient } from "./ready-client";
-import { readVaultAddress } from "./vault-address-lifecycle";
-import { mismatch, nameHolder, vaultsNamed } from "./vault-lookup";
-import { readVault } from "./vault-read-update-delete";
-import type { VaultInputs } from "./vault-types";
+import { checkedVaultInputs } from "./vault/check";
+import { mismatch, nameHolder, readVault, vaultsNamed } from "./vault/lifecycle";
+import type { VaultInputs } from "./vault/types";
+import { readVaultAddress } from "./vault-address/lifecycle";
 
 /** The resource types this package manages. */
 export const VAULT_RESOURCE_TYPE = "pulumi-nodejs:dynamic/custody:Vault";
@@ -92,8 +93,14 @@ export async function recoverPendingCreates(
 type Found = { id: string; outputs: Record<string, unknown>; reason: string } | { reason: string };
 
 async function existingVault(client: CustodyClient, resource: ExportedResource): Promise<Found> {
-  const inputs = (resource.inputs ?? {}) as unknown as VaultInputs & { __provider?: unknown };
-  if (typeof inputs.name !== "string") return { reason: "its name is not known" };
+  const recorded = resource.inputs ?? {};
+  if (typeof recorded.name !== "string") return { reason: "its name is not known" };
+  let inputs: VaultInputs;
+  try {
+    inputs = checkedVaultInputs(recorded);
+  } catch (err) {
+    return { reason: `its recorded inputs are not a vault's: ${describeError(err)}` };
+  }
   const holder = nameHolder(await vaultsNamed(client, inputs.name));
   if (!holder) return { reason: `no vault is named "${inputs.name}": the create never arrived` };
   const why = mismatch(holder, inputs);
@@ -103,7 +110,7 @@ async function existingVault(client: CustodyClient, resource: ExportedResource):
   if (!read.props) return { reason: `vault ${holder.id} disappeared` };
   return {
     id: holder.id,
-    outputs: { ...read.props, __provider: inputs.__provider },
+    outputs: { ...read.props, __provider: recorded.__provider },
     reason: `vault "${inputs.name}" exists (${holder.id}), as declared`,
   };
 }

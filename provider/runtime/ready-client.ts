@@ -16,22 +16,9 @@ import {
   CustodyNotFoundError,
   CustodyPermissionError,
 } from "../../sdk";
-import { CustodyConfigError, type CustodySettings, SETTINGS } from "../config";
+import { type CustodySettings, CustodySettingsError, SETTINGS } from "../config";
 import { clientFor, currentSettings, settingFromConfig } from "./client";
 import { notifyUser } from "./notify";
-
-/** Settings that do not work: the message names the setting and what to run. No stack trace is shown. */
-export class CustodySettingsError extends Error {
-  /** The stack config key at fault, e.g. `custody:accessToken`. */
-  readonly setting: string;
-  constructor(setting: string, message: string) {
-    super(message);
-    this.name = "CustodySettingsError";
-    this.setting = setting;
-    // The engine prints `${error}: ${error.stack}` for a failed provider call: a trace adds nothing here.
-    this.stack = "";
-  }
-}
 
 const verified = new Map<string, Promise<CustodyClient>>();
 /** Messages already given in full in this process; later failures refer to them in one line. */
@@ -39,12 +26,7 @@ const told = new Set<string>();
 
 /** The client for the settings in force, after they were shown to work (once per process and settings). */
 export async function readyClient(): Promise<CustodyClient> {
-  let settings: CustodySettings;
-  try {
-    settings = currentSettings();
-  } catch (err) {
-    throw err instanceof CustodyConfigError ? new CustodySettingsError(err.setting, err.message) : err;
-  }
+  const settings = currentSettings();
   const key = JSON.stringify([settings.baseUrl, settings.accessToken]);
   let ready = verified.get(key);
   if (!ready) {

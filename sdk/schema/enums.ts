@@ -35,7 +35,7 @@ export type VaultType = z.infer<typeof VaultType>;
 
 /** Vault types that `POST /vaults` can create: exchange vaults are connected, not created. */
 export const CREATABLE_VAULT_TYPES = VAULT_TYPES.filter((t) => t !== "exchange") as Exclude<
-  VaultType,
+  (typeof VAULT_TYPES)[number],
   "exchange"
 >[];
 

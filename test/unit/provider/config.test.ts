@@ -1,7 +1,7 @@
 // Settings: stack config wins over the environment, and a missing or malformed setting fails with a message
 // that names it and both ways to set it, without ever printing the token.
 import * as assert from "node:assert/strict";
-import { CustodyConfigError, resolveSettings } from "../../../provider/config";
+import { CustodySettingsError, resolveSettings } from "../../../provider/config";
 import { configure, currentSettings, vault } from "../../../provider/runtime";
 
 const TOKEN = "tok-config-canary-123456";
@@ -35,7 +35,7 @@ describe("provider settings", () => {
     assert.throws(
       () => resolveSettings(lookup({ "custody:accessToken": TOKEN }), {}),
       (err: unknown) => {
-        assert.ok(err instanceof CustodyConfigError);
+        assert.ok(err instanceof CustodySettingsError);
         assert.equal(err.setting, "custody:baseUrl");
         assert.match(err.message, /Missing setting custody:baseUrl/);
         assert.match(err.message, /pulumi config set custody:baseUrl/);

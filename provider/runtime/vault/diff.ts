@@ -2,9 +2,9 @@
  * `diff` of the Vault resource: compares the desired inputs with the vault as last seen (the outputs, which a
  * refresh updates with live values), so that out-of-band changes show as drift.
  */
-import { notifyUser } from "./notify";
-import { containsUnknown, isUnknown } from "./unknown";
-import { effectiveVaultGroupIds, sameIdSet } from "./vault-groups";
+import { notifyUser } from "../notify";
+import { containsUnknown, isUnknown } from "../unknown";
+import { effectiveVaultGroupIds, sameIdSet } from "./membership";
 
 /** What `diff` tells the engine (the subset of `pulumi.dynamic.DiffResult` the engine forwards). */
 export interface VaultDiff {

@@ -5,7 +5,7 @@
  * So `create` adopts an address that already has the declared name (one an earlier destroy forgot), `read`
  * finds the address through the list endpoint, and `delete` forgets it with a warning.
  */
-import type { CustodyClient } from "../../sdk";
+import type { CustodyClient, UtxoVaultAddress } from "../../../sdk";
 import {
   describeError,
   errorType,
@@ -14,46 +14,17 @@ import {
   isOutcomeUnknown,
   isSafeToRepeat,
   retryAfterSeconds,
-} from "./api-errors";
-import { notifyUser } from "./notify";
-import { pause } from "./pause";
-import { readyClient } from "./ready-client";
-import { nameToApply } from "./vault-address-check-diff";
-import type { AddressAcquisition, VaultAddressInputs, VaultAddressOutputs } from "./vault-address-types";
-import { withoutUndefined } from "./vault-outputs";
-
-/** An address record as the API returns it (`UtxoVaultAddress`, read loosely). */
-type ApiAddress = Record<string, unknown> & { id: string; name: string };
+} from "../api-errors";
+import { notifyUser } from "../notify";
+import { pause } from "../pause";
+import { withoutUndefined } from "../projection";
+import { readyClient } from "../ready-client";
+import { nameToApply } from "./check-diff";
+import { addressOutputs } from "./outputs";
+import type { VaultAddressInputs, VaultAddressOutputs } from "./types";
 
 /** Attempts of `POST /vaults/{id}/addresses` whose outcome stays unknown before giving up. */
 export const MAX_ADDRESS_CREATE_ATTEMPTS = 4;
-
-function obj(value: unknown): Record<string, unknown> | undefined {
-  return value !== null && typeof value === "object" ? (value as Record<string, unknown>) : undefined;
-}
-
-function addressOutputs(
-  record: ApiAddress,
-  vaultId: string,
-  acquisition: AddressAcquisition,
-  nameIsDefault: boolean,
-): VaultAddressOutputs {
-  const address = obj(record.address);
-  return withoutUndefined({
-    vaultId: String(obj(record.vault)?.id ?? vaultId).toLowerCase(),
-    name: record.name,
-    address: String(address?.address),
-    addressType: String(address?.address_type),
-    chain: String(obj(address?.chain)?.unique_id),
-    derivationPath: String(record.derivation_path),
-    publicKeyCompressed:
-      typeof record.public_key_compressed === "string" ? record.public_key_compressed : undefined,
-    createdAt: String(record.created_at),
-    modifiedAt: typeof record.modified_at === "string" ? record.modified_at : undefined,
-    acquisition,
-    nameIsDefault: nameIsDefault ? true : undefined,
-  });
-}
 
 /** The API refused because the vault is not a UTXO vault: its own message, which says so. */
 function invalidVaultType(err: unknown, vaultId: string): Error | undefined {
@@ -71,13 +42,12 @@ async function addressesWhere(
   client: CustodyClient,
   vaultId: string,
   query: { search?: string; addresses?: string[] },
-  match: (a: ApiAddress) => boolean,
-): Promise<ApiAddress[]> {
-  const found: ApiAddress[] = [];
+  match: (a: UtxoVaultAddress) => boolean,
+): Promise<UtxoVaultAddress[]> {
+  const found: UtxoVaultAddress[] = [];
   try {
     for await (const a of client.vaults.addresses.listAll(vaultId, query)) {
-      const record = a as unknown as ApiAddress;
-      if (match(record)) found.push(record);
+      if (match(a)) found.push(a);
     }
   } catch (err) {
     if (errorType(err) === "invalid_vault_type") return [];
@@ -91,7 +61,7 @@ async function addressNamed(
   client: CustodyClient,
   vaultId: string,
   name: string,
-): Promise<ApiAddress | undefined> {
+): Promise<UtxoVaultAddress | undefined> {
   const [found] = await addressesWhere(client, vaultId, { search: name }, (a) => a.name === name);
   return found;
 }
@@ -105,7 +75,7 @@ export async function createVaultAddress(
   if (inputs.name !== undefined) {
     const existing = await addressNamed(client, vaultId, inputs.name);
     if (existing) {
-      const actualType = String(obj(existing.address)?.address_type);
+      const actualType = existing.address.address_type;
       if (addressType !== undefined && actualType !== addressType) {
         throw new Error(
           `Vault ${vaultId} already has an address named "${inputs.name}" (id ${existing.id}) of type ` +
@@ -115,15 +85,15 @@ export async function createVaultAddress(
       }
       return {
         id: existing.id,
-        outs: addressOutputs(existing, vaultId, "adopted", inputs.nameIsDefault === true),
+        outs: addressOutputs(existing, "adopted", inputs.nameIsDefault === true),
       };
     }
   }
   const created = await createNew(client, inputs);
-  return { id: created.id, outs: addressOutputs(created, vaultId, "created", inputs.nameIsDefault === true) };
+  return { id: created.id, outs: addressOutputs(created, "created", inputs.nameIsDefault === true) };
 }
 
-async function createNew(client: CustodyClient, inputs: VaultAddressInputs): Promise<ApiAddress> {
+async function createNew(client: CustodyClient, inputs: VaultAddressInputs): Promise<UtxoVaultAddress> {
   const { vaultId } = inputs;
   // Without a name, a lost response is recognised by an address that was not there before.
   const before =
@@ -138,7 +108,7 @@ async function createNew(client: CustodyClient, inputs: VaultAddressInputs): Pro
   let outcomeUnknown = false;
   for (let attempt = 1; attempt <= MAX_ADDRESS_CREATE_ATTEMPTS; attempt++) {
     try {
-      return (await client.vaults.addresses.create(vaultId, body)) as unknown as ApiAddress;
+      return await client.vaults.addresses.create(vaultId, body);
     } catch (err) {
       lastError = err;
       const refused = invalidVaultType(err, vaultId);
@@ -169,7 +139,7 @@ async function findCreated(
   client: CustodyClient,
   inputs: VaultAddressInputs,
   before: Set<string> | undefined,
-): Promise<ApiAddress | undefined> {
+): Promise<UtxoVaultAddress | undefined> {
   if (inputs.name !== undefined) return addressNamed(client, inputs.vaultId, inputs.name);
   const fresh = await addressesWhere(client, inputs.vaultId, {}, (a) => !before?.has(a.id));
   if (fresh.length > 1) {
@@ -196,7 +166,7 @@ export async function readVaultAddress(
   );
   if (!found) return {};
   const acquisition = props.acquisition === "adopted" ? "adopted" : "created";
-  const outs = addressOutputs(found, vaultId, acquisition, props.nameIsDefault === true);
+  const outs = addressOutputs(found, acquisition, props.nameIsDefault === true);
   return {
     id,
     props: outs,
@@ -214,7 +184,7 @@ async function findById(
   vaultId: string,
   id: string,
   address: string | undefined,
-): Promise<ApiAddress | undefined> {
+): Promise<UtxoVaultAddress | undefined> {
   try {
     // By its address first (one small page), then the whole list in case the filter missed it.
     if (address !== undefined) {
@@ -268,7 +238,7 @@ export async function updateVaultAddress(
   }
   const acquisition = olds.acquisition === "adopted" ? "adopted" : "created";
   const nameIsDefault = name !== undefined ? news.nameIsDefault === true : olds.nameIsDefault === true;
-  return { outs: addressOutputs(found, vaultId, acquisition, nameIsDefault) };
+  return { outs: addressOutputs(found, acquisition, nameIsDefault) };
 }
 
 /** Destroy: the API has no delete, so the address is forgotten, with a warning saying so. */

@@ -5,11 +5,13 @@ import {
   type CheckFailure,
   failuresFromIssues,
   nameSchema,
+  parseCheckedInputs,
   uuidSchema,
-} from "./input-schemas";
-import { notifyUser } from "./notify";
-import { containsUnknown, isUnknown } from "./unknown";
-import type { CheckResult } from "./vault-check";
+} from "../input-schemas";
+import { notifyUser } from "../notify";
+import { containsUnknown, isUnknown } from "../unknown";
+import type { CheckResult } from "../vault/check";
+import type { VaultAddressInputs } from "./types";
 
 /** The inputs a `VaultAddress` accepts. */
 export const VAULT_ADDRESS_INPUTS = ["vaultId", "name", "addressType", "nameIsDefault"] as const;
@@ -19,7 +21,12 @@ const addressInputSchema = z.strictObject({
   name: nameSchema("leave name unset to use the resource name").optional(),
   addressType: addressTypeSchema.optional(),
   nameIsDefault: z.literal(true).optional(),
-});
+}) satisfies z.ZodType<VaultAddressInputs>;
+
+/** The inputs that `check` accepted, typed (see {@link parseCheckedInputs}). */
+export function checkedVaultAddressInputs(inputs: Record<string, unknown>): VaultAddressInputs {
+  return parseCheckedInputs(addressInputSchema, inputs, VAULT_ADDRESS_INPUTS);
+}
 
 /**
  * The name the address must have, or `undefined` when its name is left alone: no name declared, or only the

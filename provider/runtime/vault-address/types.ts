@@ -1,7 +1,9 @@
 /** The plain (resolved) inputs and outputs of the `VaultAddress` resource. */
+import type { CreatableUtxoAddressType } from "../../../sdk";
+import type { VaultAddressFields } from "./fields";
 
 /** Address types the API can create. */
-export type CreatableAddressType = "legacy" | "segwit" | "taproot";
+export type CreatableAddressType = (typeof CreatableUtxoAddressType.options)[number];
 
 /** The inputs of a `VaultAddress` after `check`. */
 export interface VaultAddressInputs {
@@ -18,28 +20,16 @@ export interface VaultAddressInputs {
 /** How the resource came to manage its address. */
 export type AddressAcquisition = "created" | "adopted";
 
-/** The outputs (state) of a `VaultAddress`. The resource id is the address id. */
-export interface VaultAddressOutputs {
-  /** Id of the vault that owns the address. */
-  vaultId: string;
-  /** Current name of the address. */
-  name: string;
-  /** The address itself (what senders pay to). */
-  address: string;
-  /** Address type: `legacy`, `segwit`, `taproot` (also `p2sh` or `merkleroot` for adopted ones). */
-  addressType: string;
-  /** UTXO chain unique id, e.g. `bitcoin_mainnet`. */
-  chain: string;
-  /** BIP-32 derivation path of the address key, e.g. `m/84/0/0/0/3`. */
-  derivationPath: string;
-  /** Base64 public key of the address. */
-  publicKeyCompressed?: string;
-  /** Creation time (ISO-8601). */
-  createdAt: string;
-  /** Last modification time (ISO-8601). */
-  modifiedAt?: string;
+/** What a `VaultAddress` keeps beside the address's own fields. */
+export interface VaultAddressResourceState {
   /** Whether the resource created the address or adopted one that had its name. */
   acquisition: AddressAcquisition;
   /** The address carries the resource's default name (so the default keeps it, and drift renames it back). */
   nameIsDefault?: true;
 }
+
+/**
+ * The outputs (state) of a `VaultAddress`: the address's fields (read by `vaultAddressFields` in
+ * runtime/vault-address/fields.ts) and the resource's own state. The resource id is the address id.
+ */
+export interface VaultAddressOutputs extends VaultAddressFields, VaultAddressResourceState {}

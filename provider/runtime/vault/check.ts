@@ -9,12 +9,14 @@ import {
   failuresFromIssues,
   keyTypeSchema,
   nameSchema,
+  parseCheckedInputs,
   utxoChainSchema,
   uuidSchema,
   uuidSetSchema,
   vaultTypeSchema,
-} from "./input-schemas";
-import { isUnknown } from "./unknown";
+} from "../input-schemas";
+import { isUnknown } from "../unknown";
+import type { VaultInputs } from "./types";
 
 /** The inputs a `Vault` accepts. */
 export const VAULT_INPUTS = [
@@ -35,7 +37,12 @@ const vaultInputSchema = z.strictObject({
   vaultGroupIds: uuidSetSchema("vault group").optional(),
   endUserId: uuidSchema().optional(),
   adoptExisting: booleanSchema.optional(),
-});
+}) satisfies z.ZodType<VaultInputs>;
+
+/** The inputs that `check` accepted, typed (see {@link parseCheckedInputs}). */
+export function checkedVaultInputs(inputs: Record<string, unknown>): VaultInputs {
+  return parseCheckedInputs(vaultInputSchema, inputs, VAULT_INPUTS);
+}
 
 /** The result of `check`: normalized inputs, or the failures that stop the preview. */
 export interface CheckResult {
