@@ -8,7 +8,7 @@ import {
   type ListBlockchainsQuery,
   SuggestedFees,
 } from "../../sdk";
-import { withoutUndefined } from "../runtime/projection";
+import { type Projected, project, withoutUndefined } from "../runtime/projection";
 import { getDataSource, listDataSource } from "./define";
 import { asMember } from "./fields";
 
@@ -46,79 +46,73 @@ export interface BlockchainExplorer {
   assetFormatUrl?: string;
 }
 
-/** A blockchain the platform supports (`EnrichedChain`). */
-export interface Blockchain {
-  /** Chain unique id, e.g. `evm_ethereum_mainnet`, `bitcoin_mainnet`. */
-  uniqueId: string;
-  /** Chain family: `evm`, `utxo`, `solana`, `cosmos`, … */
-  chainType: string;
-  /** Display name. */
-  name: string;
-  /** Symbol of the native currency, e.g. `ETH`. */
-  nativeCurrencySymbol: string;
-  /** Name of the native currency, e.g. `Ether`. */
-  nativeCurrencyName: string;
-  /** Whether it is a testnet. */
-  isTestnet: boolean;
-  /** Whether it is enabled for the organization. */
-  isEnabled: boolean;
-  /** Logo URL. */
-  logoUrl?: string;
-  /** Block explorer URLs. */
-  explorer?: BlockchainExplorer;
-  /** Numeric EVM chain id (evm). */
-  chainId?: number;
-  /** Named EVM chain id, e.g. `arbitrum_mainnet` (evm). */
-  namedChainId?: string;
-  /** Gas pricing: `dynamic` or `legacy` (evm). */
-  gasType?: string;
-  /** `default` or `custom` (evm). */
-  source?: string;
-  /** RPC URL of a custom chain (evm). */
-  rpcUrl?: string;
-  /** Whether MEV-protected submission is available (evm). */
-  supportsMevProtectedNode?: boolean;
-  /** Whether EIP-7702 is supported (evm). */
-  supports7702?: boolean;
-  /** Base denomination (cosmos). */
-  baseDenom?: string;
-  /** Bech32 address prefix (cosmos). */
-  bech32Prefix?: string;
+/** A chain record with its EVM or Cosmos member picked once (the union's last member takes any type). */
+interface ChainView {
+  chain: EnrichedChain;
+  evm?: z.output<typeof EvmChain>;
+  cosmos?: z.output<typeof CosmosChain>;
 }
 
+/** What the blockchain data source shows, read from the sdk's record. */
+const blockchainFields = {
+  /** Chain unique id, e.g. `evm_ethereum_mainnet`, `bitcoin_mainnet`. */
+  uniqueId: ({ chain }: ChainView): string => chain.unique_id,
+  /** Chain family: `evm`, `utxo`, `solana`, `cosmos`, … */
+  chainType: ({ chain }: ChainView): string => chain.chain_type,
+  /** Display name. */
+  name: ({ chain }: ChainView): string => chain.name,
+  /** Symbol of the native currency, e.g. `ETH`. */
+  nativeCurrencySymbol: ({ chain }: ChainView): string => chain.native_currency_symbol,
+  /** Name of the native currency, e.g. `Ether`. */
+  nativeCurrencyName: ({ chain }: ChainView): string => chain.native_currency_name,
+  /** Whether it is a testnet. */
+  isTestnet: ({ chain }: ChainView): boolean => chain.is_testnet,
+  /** Whether it is enabled for the organization. */
+  isEnabled: ({ chain }: ChainView): boolean => chain.is_enabled,
+  /** Logo URL. */
+  logoUrl: ({ chain }: ChainView): string | undefined => chain.logo_url,
+  /** Block explorer URLs. */
+  explorer: ({ chain }: ChainView): BlockchainExplorer | undefined => {
+    const explorer = chain.blockchain_explorer;
+    if (!explorer) return undefined;
+    return withoutUndefined({
+      transactionUrl: explorer.transaction_url,
+      addressUrl: explorer.address_url,
+      rootUrl: explorer.root_url,
+      transactionFormatUrl: explorer.transaction_format_url,
+      addressFormatUrl: explorer.address_format_url,
+      assetFormatUrl: explorer.asset_format_url,
+    });
+  },
+  /** Numeric EVM chain id (evm). */
+  chainId: ({ evm }: ChainView): number | undefined => evm?.chain_id,
+  /** Named EVM chain id, e.g. `arbitrum_mainnet` (evm). */
+  namedChainId: ({ evm }: ChainView): string | undefined => evm?.named_chain_id,
+  /** Gas pricing: `dynamic` or `legacy` (evm). */
+  gasType: ({ evm }: ChainView): string | undefined => evm?.gas_type,
+  /** `default` or `custom` (evm). */
+  source: ({ evm }: ChainView): string | undefined => evm?.source,
+  /** RPC URL of a custom chain (evm). */
+  rpcUrl: ({ evm }: ChainView): string | undefined => evm?.rpc_url,
+  /** Whether MEV-protected submission is available (evm). */
+  supportsMevProtectedNode: ({ evm }: ChainView): boolean | undefined => evm?.supports_mev_protected_node,
+  /** Whether EIP-7702 is supported (evm). */
+  supports7702: ({ evm }: ChainView): boolean | undefined => evm?.supports_7702,
+  /** Base denomination (cosmos). */
+  baseDenom: ({ cosmos }: ChainView): string | undefined => cosmos?.base_denom,
+  /** Bech32 address prefix (cosmos). */
+  bech32Prefix: ({ cosmos }: ChainView): string | undefined => cosmos?.bech32_prefix,
+};
+
+/** A blockchain the platform supports (`EnrichedChain`). */
+export interface Blockchain extends Projected<typeof blockchainFields> {}
+
 /** Maps one API chain record to a {@link Blockchain}. */
-export function toBlockchain(chain: EnrichedChain): Blockchain {
-  const evm = chain.chain_type === "evm" ? asMember(EvmChain, chain) : undefined;
-  const cosmos = chain.chain_type === "cosmos" ? asMember(CosmosChain, chain) : undefined;
-  const explorer = chain.blockchain_explorer;
-  return withoutUndefined({
-    uniqueId: chain.unique_id,
-    chainType: chain.chain_type,
-    name: chain.name,
-    nativeCurrencySymbol: chain.native_currency_symbol,
-    nativeCurrencyName: chain.native_currency_name,
-    isTestnet: chain.is_testnet,
-    isEnabled: chain.is_enabled,
-    logoUrl: chain.logo_url,
-    explorer: explorer
-      ? withoutUndefined({
-          transactionUrl: explorer.transaction_url,
-          addressUrl: explorer.address_url,
-          rootUrl: explorer.root_url,
-          transactionFormatUrl: explorer.transaction_format_url,
-          addressFormatUrl: explorer.address_format_url,
-          assetFormatUrl: explorer.asset_format_url,
-        })
-      : undefined,
-    chainId: evm?.chain_id,
-    namedChainId: evm?.named_chain_id,
-    gasType: evm?.gas_type,
-    source: evm?.source,
-    rpcUrl: evm?.rpc_url,
-    supportsMevProtectedNode: evm?.supports_mev_protected_node,
-    supports7702: evm?.supports_7702,
-    baseDenom: cosmos?.base_denom,
-    bech32Prefix: cosmos?.bech32_prefix,
+function toBlockchain(chain: EnrichedChain): Blockchain {
+  return project(blockchainFields, {
+    chain,
+    evm: chain.chain_type === "evm" ? asMember(EvmChain, chain) : undefined,
+    cosmos: chain.chain_type === "cosmos" ? asMember(CosmosChain, chain) : undefined,
   });
 }
 
@@ -215,7 +209,7 @@ function evmFees(fees: z.output<typeof EvmFees>["fees"]): NonNullable<SuggestedF
 }
 
 /** Maps one API fee record to a {@link SuggestedFee}. */
-export function toSuggestedFee(fee: SuggestedFees): SuggestedFee {
+function toSuggestedFee(fee: SuggestedFees): SuggestedFee {
   const evm = asMember(EvmFees, fee);
   const priority = asMember(PriorityFees, fee);
   return withoutUndefined({

@@ -1,17 +1,13 @@
 /** Data sources `getUsers`, `getUser`, `getUserGroups` and `getUserGroup`. */
-import type { z } from "zod";
 import {
-  ApiSignerUser,
-  ApiUser,
+  isModelledUser,
   type ListUserGroupsQuery,
   type ListUsersQuery,
-  PersonUser,
-  SystemUser,
   type UserGroup as UserGroupRecord,
   type UserGroupRef,
   type User as UserRecord,
 } from "../../sdk";
-import { withoutUndefined } from "../runtime/projection";
+import { type Projected, project, withoutUndefined } from "../runtime/projection";
 import { getDataSource, listDataSource } from "./define";
 
 /** Filters of {@link getUsers} (`GET /users`). */
@@ -54,90 +50,74 @@ export interface UserGroupMembership {
   name: string;
 }
 
-/** A user of the organization. */
-export interface User {
-  /** User id. */
-  id: string;
-  /** `person`, `api_user`, `api_signer` or `system`. */
-  userType: string;
-  /** Display name (optional for persons). */
-  name?: string;
-  /** Email (persons). */
-  email?: string;
-  /** Lifecycle state. */
-  state: string;
-  /** Role (persons and API users): `admin`, `trader` or `viewer`. */
-  role?: string;
-  /** Creation time (ISO-8601). */
-  createdAt: string;
-  /** Last modification time (ISO-8601). */
-  modifiedAt: string;
-  /** Groups the user is an active member of. */
-  userGroups: UserGroupMembership[];
-  /** Groups the user is pending addition to. */
-  pendingAdditionToUserGroups: UserGroupMembership[];
-  /** Groups the user is pending removal from. */
-  pendingRemovalFromUserGroups: UserGroupMembership[];
-  /** Last activity (API users). */
-  lastActiveAt?: string;
-  /** Last keep-alive (API signers). */
-  lastKeepAliveAt?: string;
-  /** IP allow-list settings (API users): `allow_all`, or `ip_list` with its addresses. */
-  allowedIpSettings?: {
-    /** `allow_all` or `ip_list`. */
-    allowType: string;
-    /** The allowed addresses when `allowType` is `ip_list`. */
-    ipList?: string[];
-  };
+function person(user: UserRecord) {
+  return isModelledUser(user) && user.user_type === "person" ? user : undefined;
 }
-
-/** The user kinds this release models, from the variants of the sdk's `User` union. */
-const MODELLED_USER_TYPES = new Set<string>(
-  [PersonUser, ApiUser, ApiSignerUser, SystemUser].map((variant) => variant.shape.user_type.value),
-);
-
-/** A user of a kind this release models. */
-type ModelledUser = z.infer<typeof PersonUser | typeof ApiUser | typeof ApiSignerUser | typeof SystemUser>;
-
-/**
- * Whether the user is of a kind this release models. `User` is an open union: a kind added later keeps its
- * `user_type`, so comparing `user_type` alone does not narrow to a modelled variant.
- */
-function isModelledUser(user: UserRecord): user is ModelledUser {
-  return MODELLED_USER_TYPES.has(user.user_type);
+function apiUser(user: UserRecord) {
+  return isModelledUser(user) && user.user_type === "api_user" ? user : undefined;
+}
+/** Persons and API users: the kinds with a role and group memberships. */
+function member(user: UserRecord) {
+  return person(user) ?? apiUser(user);
 }
 
 function memberships(groups: UserGroupRef[] | undefined): UserGroupMembership[] {
   return (groups ?? []).map((group) => ({ id: group.id, name: group.name }));
 }
 
-/**
- * Maps one API user record to a {@link User}. A kind of user this release does not model shows the fields
- * that every kind has.
- */
-export function toUser(user: UserRecord): User {
-  const modelled = isModelledUser(user) ? user : undefined;
-  const person = modelled?.user_type === "person" ? modelled : undefined;
-  const apiUser = modelled?.user_type === "api_user" ? modelled : undefined;
-  const apiSigner = modelled?.user_type === "api_signer" ? modelled : undefined;
-  const member = person ?? apiUser;
-  const ip = apiUser?.allowed_ip_settings;
-  return withoutUndefined({
-    id: user.id,
-    userType: user.user_type,
-    name: user.name,
-    email: person?.email,
-    state: user.state,
-    role: member?.role,
-    createdAt: user.created_at,
-    modifiedAt: user.modified_at,
-    userGroups: memberships(member?.user_groups),
-    pendingAdditionToUserGroups: memberships(member?.pending_addition_to_user_groups),
-    pendingRemovalFromUserGroups: memberships(member?.pending_removal_from_user_groups),
-    lastActiveAt: apiUser?.last_active_at,
-    lastKeepAliveAt: apiSigner?.last_keep_alive_at,
-    allowedIpSettings: ip ? withoutUndefined({ allowType: ip.allow_type, ipList: ip.ip_list }) : undefined,
-  });
+/** What the user data sources show, read from the sdk's record; a kind not modelled shows the shared fields. */
+const userFields = {
+  /** User id. */
+  id: (user: UserRecord): string => user.id,
+  /** `person`, `api_user`, `api_signer` or `system`. */
+  userType: (user: UserRecord): string => user.user_type,
+  /** Display name (optional for persons). */
+  name: (user: UserRecord): string | undefined => user.name,
+  /** Email (persons). */
+  email: (user: UserRecord): string | undefined => person(user)?.email,
+  /** Lifecycle state. */
+  state: (user: UserRecord): string => user.state,
+  /** Role (persons and API users): `admin`, `trader` or `viewer`. */
+  role: (user: UserRecord): string | undefined => member(user)?.role,
+  /** Creation time (ISO-8601). */
+  createdAt: (user: UserRecord): string => user.created_at,
+  /** Last modification time (ISO-8601). */
+  modifiedAt: (user: UserRecord): string => user.modified_at,
+  /** Groups the user is an active member of. */
+  userGroups: (user: UserRecord): UserGroupMembership[] => memberships(member(user)?.user_groups),
+  /** Groups the user is pending addition to. */
+  pendingAdditionToUserGroups: (user: UserRecord): UserGroupMembership[] =>
+    memberships(member(user)?.pending_addition_to_user_groups),
+  /** Groups the user is pending removal from. */
+  pendingRemovalFromUserGroups: (user: UserRecord): UserGroupMembership[] =>
+    memberships(member(user)?.pending_removal_from_user_groups),
+  /** Last activity (API users). */
+  lastActiveAt: (user: UserRecord): string | undefined => apiUser(user)?.last_active_at,
+  /** Last keep-alive (API signers). */
+  lastKeepAliveAt: (user: UserRecord): string | undefined =>
+    isModelledUser(user) && user.user_type === "api_signer" ? user.last_keep_alive_at : undefined,
+  /** IP allow-list settings (API users): `allow_all`, or `ip_list` with its addresses. */
+  allowedIpSettings: (
+    user: UserRecord,
+  ):
+    | {
+        /** `allow_all` or `ip_list`. */
+        allowType: string;
+        /** The allowed addresses when `allowType` is `ip_list`. */
+        ipList?: string[];
+      }
+    | undefined => {
+    const ip = apiUser(user)?.allowed_ip_settings;
+    return ip ? withoutUndefined({ allowType: ip.allow_type, ipList: ip.ip_list }) : undefined;
+  },
+};
+
+/** A user of the organization. */
+export interface User extends Projected<typeof userFields> {}
+
+/** Maps one API user record to a {@link User}. */
+function toUser(user: UserRecord): User {
+  return project(userFields, user);
 }
 
 const users = listDataSource<GetUsersArgs, typeof ListUsersQuery>()({
@@ -224,50 +204,44 @@ export interface UserGroupProposedChange {
   removedUserIds: string[];
 }
 
-/** A user group. */
-export interface UserGroup {
+/** What the user-group data sources show, read from the sdk's record. */
+const userGroupFields = {
   /** User group id. */
-  id: string;
+  id: (group: UserGroupRecord): string => group.id,
   /** Name. */
-  name: string;
+  name: (group: UserGroupRecord): string => group.name,
   /** `active` or `deleted`. */
-  state: string;
+  state: (group: UserGroupRecord): string => group.state,
   /** Number of members. */
-  usersCount: number;
+  usersCount: (group: UserGroupRecord): number => group.users_count,
   /** Number of admins among them. */
-  adminsCount: number;
+  adminsCount: (group: UserGroupRecord): number => group.admins_count,
   /** Creation time (ISO-8601). */
-  createdAt: string;
+  createdAt: (group: UserGroupRecord): string => group.created_at,
   /** Last modification time (ISO-8601). */
-  modifiedAt: string;
+  modifiedAt: (group: UserGroupRecord): string => group.modified_at,
   /** Who modified it last. */
-  modifiedById?: string;
+  modifiedById: (group: UserGroupRecord): string | undefined => group.modified_by?.id,
   /** A pending change, if any. */
-  proposedChange?: UserGroupProposedChange;
-}
+  proposedChange: (group: UserGroupRecord): UserGroupProposedChange | undefined => {
+    const change = group.proposed_change;
+    if (!change) return undefined;
+    return withoutUndefined({
+      id: change.id,
+      createdAt: change.created_at,
+      newName: change.new_name,
+      addedUserIds: (change.added_users ?? []).map((u) => u.id),
+      removedUserIds: (change.removed_users ?? []).map((u) => u.id),
+    });
+  },
+};
+
+/** A user group. */
+export interface UserGroup extends Projected<typeof userGroupFields> {}
 
 /** Maps one API user-group record to a {@link UserGroup}. */
-export function toUserGroup(group: UserGroupRecord): UserGroup {
-  const change = group.proposed_change;
-  return withoutUndefined({
-    id: group.id,
-    name: group.name,
-    state: group.state,
-    usersCount: group.users_count,
-    adminsCount: group.admins_count,
-    createdAt: group.created_at,
-    modifiedAt: group.modified_at,
-    modifiedById: group.modified_by?.id,
-    proposedChange: change
-      ? withoutUndefined({
-          id: change.id,
-          createdAt: change.created_at,
-          newName: change.new_name,
-          addedUserIds: (change.added_users ?? []).map((u) => u.id),
-          removedUserIds: (change.removed_users ?? []).map((u) => u.id),
-        })
-      : undefined,
-  });
+function toUserGroup(group: UserGroupRecord): UserGroup {
+  return project(userGroupFields, group);
 }
 
 const userGroups = listDataSource<GetUserGroupsArgs, typeof ListUserGroupsQuery>()({

@@ -1,6 +1,6 @@
 /** Data sources `getVaultAssets` and `getVaultAsset`. */
 import type { AssetInfo, ListOwnedAssetsQuery, OwnedAsset as OwnedAssetRecord } from "../../sdk";
-import { withoutUndefined } from "../runtime/projection";
+import { type Projected, project, withoutUndefined } from "../runtime/projection";
 import { getDataSource, listDataSource } from "./define";
 
 /** Filters of {@link getVaultAssets} (`GET /vaults/{id}/assets`). */
@@ -41,43 +41,6 @@ export interface AssetBalances {
   pendingIncoming?: string;
 }
 
-/** An asset held by a vault. */
-export interface OwnedAsset {
-  /** Asset id. */
-  assetId: string;
-  /** Asset name, e.g. `Ether`. */
-  name: string;
-  /** Ticker symbol, e.g. `ETH`. */
-  symbol: string;
-  /** Decimals of the minor unit. */
-  decimals: number;
-  /** Whether the platform verified the asset. */
-  verified: boolean;
-  /** Whether it is flagged as spam. */
-  isSpam: boolean;
-  /** Chain family of the asset identifier (`evm`, `utxo`, …). */
-  assetType: string;
-  /** Kind within the family: `native`, `erc20`, `spl`, … */
-  assetKind: string;
-  /** Chain unique id, when the record names it. */
-  chain?: string;
-  /** Balances in minor units. */
-  balances: AssetBalances;
-  /** Deprecated single balance (minor units). */
-  balance?: string;
-  /** Price in minor units of the fiat currency, with its decimals. */
-  price?: {
-    /** The price in minor units of the fiat currency, as a decimal string. */
-    price: string;
-    /** The same price in whole fiat units, as a decimal string, e.g. `"3012.45"`. */
-    priceFloat: string;
-    /** Fiat currency symbol, e.g. `usd`. */
-    currency: string;
-    /** Decimals of the fiat currency's minor unit (2 for cents). */
-    decimals: number;
-  };
-}
-
 /** An asset's `details`: its `type` is typed, the rest is as the API sends it. */
 type AssetDetails = AssetInfo["asset_identifier"]["details"];
 
@@ -90,23 +53,34 @@ function detailsChain(details: AssetDetails): string | undefined {
     : undefined;
 }
 
-/** Maps one API owned-asset record to an {@link OwnedAsset}. */
-export function toOwnedAsset(owned: OwnedAssetRecord): OwnedAsset {
-  const { asset_info: info, price } = owned.priced_asset;
-  const identifier = info.asset_identifier;
-  const balances = owned.balances;
-  return withoutUndefined({
-    assetId: info.id,
-    name: info.name,
-    symbol: info.symbol,
-    decimals: info.decimals,
-    verified: info.verified,
-    isSpam: info.is_spam,
-    assetType: identifier.type,
-    // Exchange assets have no `details`: the field then reads "undefined", as it always has.
-    assetKind: String(identifier.details?.type),
-    chain: identifier.chain?.unique_id ?? detailsChain(identifier.details),
-    balances: withoutUndefined({
+/** What the asset data sources show, read from the sdk's record. */
+const ownedAssetFields = {
+  /** Asset id. */
+  assetId: (owned: OwnedAssetRecord): string => owned.priced_asset.asset_info.id,
+  /** Asset name, e.g. `Ether`. */
+  name: (owned: OwnedAssetRecord): string => owned.priced_asset.asset_info.name,
+  /** Ticker symbol, e.g. `ETH`. */
+  symbol: (owned: OwnedAssetRecord): string => owned.priced_asset.asset_info.symbol,
+  /** Decimals of the minor unit. */
+  decimals: (owned: OwnedAssetRecord): number => owned.priced_asset.asset_info.decimals,
+  /** Whether the platform verified the asset. */
+  verified: (owned: OwnedAssetRecord): boolean => owned.priced_asset.asset_info.verified,
+  /** Whether it is flagged as spam. */
+  isSpam: (owned: OwnedAssetRecord): boolean => owned.priced_asset.asset_info.is_spam,
+  /** Chain family of the asset identifier (`evm`, `utxo`, …). */
+  assetType: (owned: OwnedAssetRecord): string => owned.priced_asset.asset_info.asset_identifier.type,
+  /** Kind within the family: `native`, `erc20`, `spl`, … */
+  // Exchange assets have no `details`: the field then reads "undefined", as it always has.
+  assetKind: (owned: OwnedAssetRecord): string =>
+    String(owned.priced_asset.asset_info.asset_identifier.details?.type),
+  /** Chain unique id, when the record names it. */
+  chain: (owned: OwnedAssetRecord): string | undefined => {
+    const identifier = owned.priced_asset.asset_info.asset_identifier;
+    return identifier.chain?.unique_id ?? detailsChain(identifier.details);
+  },
+  /** Balances in minor units. */
+  balances: ({ balances }: OwnedAssetRecord): AssetBalances =>
+    withoutUndefined({
       totalMined: balances.total_mined,
       totalPendingIncoming: balances.total_pending_incoming,
       availableMined: balances.available_mined,
@@ -116,16 +90,40 @@ export function toOwnedAsset(owned: OwnedAssetRecord): OwnedAsset {
       mined: balances.mined,
       pendingIncoming: balances.pending_incoming,
     }),
-    balance: owned.balance,
-    price: price
-      ? {
-          price: price.price,
-          priceFloat: price.price_float,
-          currency: price.fiat_currency.currency_symbol,
-          decimals: price.fiat_currency.decimals,
-        }
-      : undefined,
-  });
+  /** Deprecated single balance (minor units). */
+  balance: (owned: OwnedAssetRecord): string | undefined => owned.balance,
+  /** Price in minor units of the fiat currency, with its decimals. */
+  price: (
+    owned: OwnedAssetRecord,
+  ):
+    | {
+        /** The price in minor units of the fiat currency, as a decimal string. */
+        price: string;
+        /** The same price in whole fiat units, as a decimal string, e.g. `"3012.45"`. */
+        priceFloat: string;
+        /** Fiat currency symbol, e.g. `usd`. */
+        currency: string;
+        /** Decimals of the fiat currency's minor unit (2 for cents). */
+        decimals: number;
+      }
+    | undefined => {
+    const price = owned.priced_asset.price;
+    if (!price) return undefined;
+    return {
+      price: price.price,
+      priceFloat: price.price_float,
+      currency: price.fiat_currency.currency_symbol,
+      decimals: price.fiat_currency.decimals,
+    };
+  },
+};
+
+/** An asset held by a vault. */
+export interface OwnedAsset extends Projected<typeof ownedAssetFields> {}
+
+/** Maps one API owned-asset record to an {@link OwnedAsset}. */
+export function toOwnedAsset(owned: OwnedAssetRecord): OwnedAsset {
+  return project(ownedAssetFields, owned);
 }
 
 const vaultAssets = listDataSource<GetVaultAssetsArgs, typeof ListOwnedAssetsQuery>()({

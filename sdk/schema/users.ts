@@ -82,9 +82,14 @@ export const User: z.ZodType<User, z.input<(typeof USER_VARIANTS)[number]> | Unk
  * A user record: a person, API user, API signer or system user, told apart by `user_type`, or a kind of user
  * that a later service release added (kept as it came).
  */
-export type User =
-  | z.infer<(typeof USER_VARIANTS)[number]>
-  | UnknownVariant<"user_type", z.infer<(typeof USER_VARIANTS)[number]>>;
+export type User = ModelledUser | UnknownVariant<"user_type", ModelledUser>;
+/** A user of one of the four kinds this release models. */
+export type ModelledUser = z.infer<(typeof USER_VARIANTS)[number]>;
+const MODELLED_USER_TYPES: ReadonlySet<string> = new Set(USER_VARIANTS.map((v) => v.shape.user_type.value));
+/** Whether `user` is of a kind this release models; narrows it to {@link ModelledUser}. */
+export function isModelledUser(user: User): user is ModelledUser {
+  return MODELLED_USER_TYPES.has(user.user_type);
+}
 
 /** Query of `GET /users`: paging (`size` up to 400), sort order and filters. */
 export const ListUsersQuery = z.object({
