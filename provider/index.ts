@@ -14,8 +14,8 @@
 // The public API, listed in provider/README.md; nothing else is exported (mappers and helpers stay inside).
 export { type CustodySettings, CustodySettingsError, resolveSettings } from "./config";
 export {
-  type Blockchain,
-  type BlockchainExplorer,
+  type BlockchainExplorerInfo,
+  type BlockchainInfo,
   type EvmFeeLevel,
   type GetBlockchainsArgs,
   type GetSuggestedFeesArgs,
@@ -39,10 +39,10 @@ export {
   getUserOutput,
   getUsers,
   getUsersOutput,
-  type User,
-  type UserGroup,
+  type UserGroupInfo,
   type UserGroupMembership,
   type UserGroupProposedChange,
+  type UserInfo,
 } from "./data-sources/users";
 export {
   type GetVaultAddressesArgs,
@@ -58,7 +58,7 @@ export {
   getVaultAssetOutput,
   getVaultAssets,
   getVaultAssetsOutput,
-  type OwnedAsset,
+  type OwnedAssetInfo,
 } from "./data-sources/vault-assets";
 export {
   type BalanceExport,
@@ -81,7 +81,7 @@ export {
   type VaultAddressOutputProperties,
 } from "./resources/vault-address";
 export type {
-  BlackBoxKeyType,
+  CreatableKeyType,
   CreatableVaultType,
   PendingVaultGroupProposal,
   UtxoChain,

@@ -31,7 +31,7 @@ export interface GetBlockchainsArgs {
 }
 
 /** A block explorer's URLs. */
-export interface BlockchainExplorer {
+export interface BlockchainExplorerInfo {
   /** URL of a transaction page. */
   transactionUrl: string;
   /** URL of an address page. */
@@ -72,7 +72,7 @@ const blockchainFields = {
   /** Logo URL. */
   logoUrl: ({ chain }: ChainView): string | undefined => chain.logo_url,
   /** Block explorer URLs. */
-  explorer: ({ chain }: ChainView): BlockchainExplorer | undefined => {
+  explorer: ({ chain }: ChainView): BlockchainExplorerInfo | undefined => {
     const explorer = chain.blockchain_explorer;
     if (!explorer) return undefined;
     return withoutUndefined({
@@ -105,10 +105,10 @@ const blockchainFields = {
 };
 
 /** A blockchain the platform supports (`EnrichedChain`). */
-export interface Blockchain extends Projected<typeof blockchainFields> {}
+export interface BlockchainInfo extends Projected<typeof blockchainFields> {}
 
-/** Maps one API chain record to a {@link Blockchain}. */
-function toBlockchain(chain: EnrichedChain): Blockchain {
+/** Maps one API chain record to a {@link BlockchainInfo}. */
+function toBlockchain(chain: EnrichedChain): BlockchainInfo {
   return project(blockchainFields, {
     chain,
     evm: chain.chain_type === "evm" ? asMember(EvmChain, chain) : undefined,

@@ -44,9 +44,9 @@ export interface GetUsersArgs {
 
 /** A user group as embedded in a user. */
 export interface UserGroupMembership {
-  /** User group id. */
+  /** UserInfo group id. */
   id: string;
-  /** User group name. */
+  /** UserInfo group name. */
   name: string;
 }
 
@@ -67,7 +67,7 @@ function memberships(groups: UserGroupRef[] | undefined): UserGroupMembership[] 
 
 /** What the user data sources show, read from the sdk's record; a kind not modelled shows the shared fields. */
 const userFields = {
-  /** User id. */
+  /** UserInfo id. */
   id: (user: UserRecord): string => user.id,
   /** `person`, `api_user`, `api_signer` or `system`. */
   userType: (user: UserRecord): string => user.user_type,
@@ -113,10 +113,10 @@ const userFields = {
 };
 
 /** A user of the organization. */
-export interface User extends Projected<typeof userFields> {}
+export interface UserInfo extends Projected<typeof userFields> {}
 
-/** Maps one API user record to a {@link User}. */
-function toUser(user: UserRecord): User {
+/** Maps one API user record to a {@link UserInfo}. */
+function toUser(user: UserRecord): UserInfo {
   return project(userFields, user);
 }
 
@@ -150,7 +150,7 @@ export const getUsersOutput = users.output;
 
 /** Arguments of {@link getUser}. */
 export interface GetUserArgs {
-  /** User id. */
+  /** UserInfo id. */
   id: string;
 }
 
@@ -206,7 +206,7 @@ export interface UserGroupProposedChange {
 
 /** What the user-group data sources show, read from the sdk's record. */
 const userGroupFields = {
-  /** User group id. */
+  /** UserInfo group id. */
   id: (group: UserGroupRecord): string => group.id,
   /** Name. */
   name: (group: UserGroupRecord): string => group.name,
@@ -237,10 +237,10 @@ const userGroupFields = {
 };
 
 /** A user group. */
-export interface UserGroup extends Projected<typeof userGroupFields> {}
+export interface UserGroupInfo extends Projected<typeof userGroupFields> {}
 
-/** Maps one API user-group record to a {@link UserGroup}. */
-function toUserGroup(group: UserGroupRecord): UserGroup {
+/** Maps one API user-group record to a {@link UserGroupInfo}. */
+function toUserGroup(group: UserGroupRecord): UserGroupInfo {
   return project(userGroupFields, group);
 }
 
@@ -269,7 +269,7 @@ export const getUserGroupsOutput = userGroups.output;
 
 /** Arguments of {@link getUserGroup}. */
 export interface GetUserGroupArgs {
-  /** User group id. */
+  /** UserInfo group id. */
   id: string;
 }
 

@@ -119,10 +119,10 @@ const ownedAssetFields = {
 };
 
 /** An asset held by a vault. */
-export interface OwnedAsset extends Projected<typeof ownedAssetFields> {}
+export interface OwnedAssetInfo extends Projected<typeof ownedAssetFields> {}
 
-/** Maps one API owned-asset record to an {@link OwnedAsset}. */
-export function toOwnedAsset(owned: OwnedAssetRecord): OwnedAsset {
+/** Maps one API owned-asset record to an {@link OwnedAssetInfo}. */
+export function toOwnedAsset(owned: OwnedAssetRecord): OwnedAssetInfo {
   return project(ownedAssetFields, owned);
 }
 

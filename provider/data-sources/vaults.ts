@@ -10,7 +10,7 @@ import {
 import { type Projected, project } from "../runtime/projection";
 import { keyHolder, liveVaultGroupIds, vaultFields } from "../runtime/vault/fields";
 import { getDataSource, listDataSource, type QueryOf } from "./define";
-import { type OwnedAsset, toOwnedAsset } from "./vault-assets";
+import { type OwnedAssetInfo, toOwnedAsset } from "./vault-assets";
 
 /** Filters of {@link getVaults} (`GET /vaults`). */
 export interface GetVaultsArgs {
@@ -68,12 +68,12 @@ const vaultInfoFields = {
   vaultGroupIds: (vault: Vault): string[] => liveVaultGroupIds(vault) ?? [],
   /** The same vault groups with their names; the API has no endpoint that lists vault groups. */
   vaultGroups: liveVaultGroups,
-  /** User holding the key, if any. */
+  /** UserInfo holding the key, if any. */
   keyHolderId: (vault: Vault): string | undefined => keyHolder(vault)?.id,
   /** Whether an external signer holds the key. */
   isExternalSigner: (vault: Vault): boolean | undefined => vault.is_external_signer,
   /** Positive native balances, when `positiveNativeBalanceChainIds` was given. */
-  nativeAssets: (vault: Vault): OwnedAsset[] | undefined => vault.native_assets?.map(toOwnedAsset),
+  nativeAssets: (vault: Vault): OwnedAssetInfo[] | undefined => vault.native_assets?.map(toOwnedAsset),
 };
 
 /** A vault as the data sources report it (read-only; see the `Vault` resource to manage one). */

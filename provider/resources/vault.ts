@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { VAULT_OUTPUT_NAMES } from "../runtime/vault/outputs";
-import type { BlackBoxKeyType, CreatableVaultType, UtxoChain, VaultOutputs } from "../runtime/vault/types";
+import type { CreatableKeyType, CreatableVaultType, UtxoChain, VaultOutputs } from "../runtime/vault/types";
 import { vaultProvider } from "../shims";
 
 /** The arguments of a {@link Vault}. */
@@ -26,7 +26,7 @@ export interface VaultArgs {
    * Key type of a `black_box` vault (`ecdsa_stark`, `ecdsa_secp256k1`, `eddsa_ed25519`, `schnorr_secp256k1`):
    * required for `black_box`, not allowed for other types. **Changing it replaces the vault.**
    */
-  keyType?: pulumi.Input<BlackBoxKeyType>;
+  keyType?: pulumi.Input<CreatableKeyType>;
   /**
    * Vault groups the vault should belong to (at least one, no duplicates). A new vault is created in the
    * first group; every other change is submitted as one change proposal that an approver must accept in the

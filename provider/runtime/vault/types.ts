@@ -13,7 +13,7 @@ export type CreatableVaultType = (typeof CREATABLE_VAULT_TYPES)[number];
 export type UtxoChain = (typeof UTXO_CHAIN_IDS)[number];
 
 /** Key types of a `black_box` vault. */
-export type BlackBoxKeyType = (typeof BlackBoxKeyTypeSchema.options)[number];
+export type CreatableKeyType = (typeof BlackBoxKeyTypeSchema.options)[number];
 
 /** The inputs of a `Vault` after `check` (normalized: UUIDs lower-cased, unset options left out). */
 export interface VaultInputs {
@@ -24,7 +24,7 @@ export interface VaultInputs {
   /** UTXO chain; required for `utxo` vaults, not allowed for other types. Changing it replaces the vault. */
   chain?: UtxoChain;
   /** Key type; required for `black_box` vaults, not allowed for other types. Changing it replaces the vault. */
-  keyType?: BlackBoxKeyType;
+  keyType?: CreatableKeyType;
   /**
    * Vault groups the vault should belong to. Changes go through a change proposal that an approver must
    * accept. Leave unset to leave group membership alone.
