@@ -36,18 +36,26 @@ function parseInt10(v: unknown): unknown {
 
 /** An array query parameter; sent as repeated keys (`a=1&a=2`). A single value is one element. */
 export function queryArray<T extends z.ZodType>(item: T) {
-  return z.preprocess(wrapArray, z.array(item)).optional();
+  // The input type says what a caller may pass (typed values, or one value alone); preprocessing makes zod
+  // infer `unknown`, which would let any value compile.
+  return z.preprocess(wrapArray, z.array(item)).optional() as unknown as z.ZodOptional<
+    z.ZodType<z.output<T>[], z.input<T>[] | z.input<T>>
+  >;
 }
 /** A boolean query parameter (`true`/`false` in the URL). */
 export function queryBool() {
-  return z.preprocess(parseBool, z.boolean()).optional();
+  return z.preprocess(parseBool, z.boolean()).optional() as unknown as z.ZodOptional<
+    z.ZodType<boolean, boolean | "true" | "false">
+  >;
 }
 /** An integer query parameter within bounds. */
 export function queryInt(min?: number, max?: number) {
   let n = z.number().int({ message: "must be an integer" });
   if (min !== undefined) n = n.min(min, { message: `must be >= ${min}` });
   if (max !== undefined) n = n.max(max, { message: `must be <= ${max}` });
-  return z.preprocess(parseInt10, n).optional();
+  return z.preprocess(parseInt10, n).optional() as unknown as z.ZodOptional<
+    z.ZodType<number, number | `${number}`>
+  >;
 }
 
 /** Largest `size` of every paginated list but `/users` (docs/api-notes.md, "Paging"). */
