@@ -16,8 +16,8 @@ import {
 } from "./options";
 
 /**
- * The typed form of an endpoint's query: its sdk schema's output. The sdk's `…Query` types are the input,
- * where every value is `unknown` (a field also takes its URL string form), so they check keys but not values.
+ * The typed form of an endpoint's query: its sdk schema's output, where a list is always a list and a number a
+ * number (the sdk's `…Query` input types also take one value alone and URL string forms).
  */
 export type QueryOf<S extends z.ZodType> = z.output<S>;
 
