@@ -2,7 +2,7 @@
 # Runs the steps of the workflows in .github/workflows/ on this machine, against a local custody emulator
 # and a throwaway file:// backend, and checks that each behaves as it must in CI:
 #   1. deploy.yml  (a merge to main):  pulumi up
-#   2. preview.yml (a pull request):   pulumi preview, with a read-only token
+#   2. preview.yml (a pull request):   pulumi preview, with a read-only token, and its review report
 #   3. drift.yml   (nightly):          pulumi preview --refresh --run-program --expect-no-changes, read-only token
 #   4. someone renames a vault in the console; the drift check must now fail
 #   5. deploy.yml again repairs it, and the drift check passes
@@ -72,6 +72,11 @@ CUSTODY_ACCESS_TOKEN="$write_token" pulumi up --stack "$stack" --yes --skip-prev
 
 step "preview.yml (pull request): pulumi preview, read-only token"
 CUSTODY_ACCESS_TOKEN="$read_token" pulumi preview --stack "$stack" --diff --non-interactive
+
+step "preview.yml (pull request): the review report of the preview (custody-review)"
+CUSTODY_ACCESS_TOKEN="$read_token" pulumi preview --stack "$stack" --json --non-interactive > "$work/preview.json"
+node "$package/dist/review/cli.js" "$work/preview.json" | tee "$work/review.md"
+grep -qx "No vault or address changes." "$work/review.md" || { echo "the review of an unchanged stack must say so" >&2; exit 1; }
 
 drift_check() { # the command of drift.yml
   CUSTODY_ACCESS_TOKEN="$read_token" pulumi preview --stack "$stack" --refresh --run-program --expect-no-changes "$@" --non-interactive
