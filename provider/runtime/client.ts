@@ -41,11 +41,6 @@ export function currentSettings(): CustodySettings {
   return resolveSettings(lookup);
 }
 
-/** The client for the settings in force (one per distinct settings, so a changed token takes effect). */
-export function custodyClient(): CustodyClient {
-  return clientFor(currentSettings());
-}
-
 /** A client for explicit settings, cached per process. */
 export function clientFor(settings: CustodySettings): CustodyClient {
   const key = JSON.stringify([
