@@ -60,3 +60,12 @@ export const vaultAddress = {
     updateVaultAddress(id, olds, checkedVaultAddressInputs(news)),
   delete: (id: string, props: Record<string, unknown>) => deleteVaultAddress(id, props),
 };
+
+/**
+ * The first copy of the runtime loaded in a process is the one the serialized providers use
+ * (provider/shims/load-runtime.ts reads this key first). A process can reach the package by two paths, for
+ * example a program's relative imports and a provider's `require("pulumi-custody/provider-runtime")`; without
+ * this, each copy would keep its own settings.
+ */
+const sharedRuntime = globalThis as { [key: symbol]: unknown };
+sharedRuntime[Symbol.for("pulumi-custody.runtime")] ??= module.exports;

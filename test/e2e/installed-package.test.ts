@@ -185,6 +185,22 @@ describe("the package installed from its tarball into a new project (real engine
     });
     const up = await stack.up();
     assert.deepEqual(up.summary.resourceChanges, { create: 3 });
+    // Installed from the registry (here, its tarball), each resource's serialized provider is a bare require of
+    // the package's provider module, a few hundred bytes, rather than the provider's code.
+    const { deployment } = await stack.exportStack();
+    const providers = new Map<string, string>();
+    for (const resource of deployment.resources ?? []) {
+      const text = resource.inputs?.__provider;
+      if (typeof text === "string") providers.set(resource.type, text);
+    }
+    for (const [type, module] of [
+      ["pulumi-nodejs:dynamic/custody:Vault", "pulumi-custody/provider-runtime/vault"],
+      ["pulumi-nodejs:dynamic/custody:VaultAddress", "pulumi-custody/provider-runtime/vault-address"],
+    ]) {
+      const text = providers.get(type) ?? "";
+      assert.ok(text.includes(`require("${module}")`), `${type}: ${text}`);
+      assert.ok(Buffer.byteLength(text) < 400, `${type}: ${Buffer.byteLength(text)} bytes`);
+    }
     const [vault] = await apiVaultsNamed(emulator.client, ["e2e-installed Cold"]);
     assert.equal(up.outputs.coldId?.value, vault?.id);
     assert.match(String(up.outputs.depositAddress?.value), /^tb1/);

@@ -139,6 +139,20 @@ describe("vault lifecycle (real engine, emulator)", () => {
     assert.equal(typeof key?.ciphertext, "string", "the signing key output is stored encrypted");
   });
 
+  it("each resource's serialized provider is a bare require of the package's provider module", async () => {
+    const resources: StateResource[] = JSON.parse(await cliStackExport(stack)).deployment.resources;
+    const custody = resources.filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/custody:"));
+    assert.ok(custody.length >= 4, `${custody.length} custody resources`);
+    for (const resource of custody) {
+      const module = resource.type.endsWith(":VaultAddress") ? "vault-address" : "vault";
+      for (const side of [resource.inputs, resource.outputs]) {
+        const text = String(side?.__provider);
+        assert.ok(text.includes(`require("pulumi-custody/provider-runtime/${module}")`), text);
+        assert.ok(Buffer.byteLength(text) < 400, `${resource.urn}: ${Buffer.byteLength(text)} bytes`);
+      }
+    }
+  });
+
   it("a rename in code is an in-place update, and the API shows the new name", async () => {
     NAMES.treasury = "e2e-lifecycle Treasury (renamed)";
     desired.vaults!.treasury!.name = NAMES.treasury;

@@ -1,5 +1,7 @@
-// The serialized providers (`__provider` in every resource's state): small, free of credentials, and able to
-// find the implementation from a program directory that has no node_modules/pulumi-custody.
+// The serialized providers (`__provider` in every resource's state). Loaded from node_modules, as programs load
+// the package, each is a bare `require` of its module, a few hundred bytes. Loaded any other way (a linked or
+// bundled copy), it is serialized by value: still small, free of credentials, and able to find the
+// implementation from a program directory that has no node_modules/pulumi-custody.
 import * as assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
@@ -7,11 +9,14 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import * as pulumi from "@pulumi/pulumi";
+import * as installed from "pulumi-custody";
 import { configure } from "../../../provider/runtime";
 import { vaultAddressProvider, vaultProvider } from "../../../provider/shims";
 
-/** Upper bound for one serialized provider; it is stored twice per resource. */
-const MAX_PROVIDER_BYTES = 4096;
+/** Upper bound for a serialized provider loaded from node_modules; it is stored twice per resource. */
+const MAX_REQUIRE_BYTES = 400;
+/** Upper bound for one serialized by value. */
+const MAX_BY_VALUE_BYTES = 4608;
 const TOKEN = "tok-serialization-canary-9f8e7d6c";
 
 const repoRoot = path.resolve(__dirname, "..", "..", "..", "..");
@@ -33,16 +38,48 @@ describe("serialized providers", () => {
     configure(undefined);
   });
 
+  describe("loaded from node_modules, as programs load the package", () => {
+    for (const [name, provider, module] of [
+      ["Vault", installed.vaultProvider, "pulumi-custody/provider-runtime/vault"],
+      ["VaultAddress", installed.vaultAddressProvider, "pulumi-custody/provider-runtime/vault-address"],
+    ] as const) {
+      it(`${name}: is a bare require of ${module} (< ${MAX_REQUIRE_BYTES} bytes), with no secret`, async () => {
+        assert.ok(require.resolve("pulumi-custody").includes(`${path.sep}node_modules${path.sep}`));
+        const { text, containsSecrets } = await serialized(provider);
+        const size = Buffer.byteLength(text);
+        console.log(`      serialized ${name} provider: ${size} bytes`);
+        assert.ok(size < MAX_REQUIRE_BYTES, `${size} bytes:\n${text}`);
+        assert.equal(containsSecrets, false);
+        assert.ok(!text.includes(TOKEN), "the token appears in the serialized provider");
+        const requires = [...text.matchAll(/require\(([^)]*)\)/g)].map((m) => m[1]);
+        assert.deepEqual(requires, [JSON.stringify(module)]);
+      });
+    }
+
+    it("the module it requires is the provider, with every method", () => {
+      for (const [module, provider] of [
+        ["pulumi-custody/provider-runtime/vault", installed.vaultProvider],
+        ["pulumi-custody/provider-runtime/vault-address", installed.vaultAddressProvider],
+      ] as const) {
+        const loaded: Record<string, unknown> = require(module);
+        assert.equal(loaded, provider);
+        for (const method of ["configure", "check", "diff", "create", "read", "update", "delete"]) {
+          assert.equal(typeof loaded[method], "function", `${module}: ${method}`);
+        }
+      }
+    });
+  });
+
   for (const [name, provider] of [
     ["Vault", vaultProvider],
     ["VaultAddress", vaultAddressProvider],
   ] as const) {
-    describe(name, () => {
-      it(`is small (< ${MAX_PROVIDER_BYTES} bytes), captures no secret and no token`, async () => {
+    describe(`${name}, serialized by value (a linked or bundled copy)`, () => {
+      it(`is small (< ${MAX_BY_VALUE_BYTES} bytes), captures no secret and no token`, async () => {
         const { text, containsSecrets } = await serialized(provider);
         const size = Buffer.byteLength(text);
         console.log(`      serialized ${name} provider: ${size} bytes`);
-        assert.ok(size < MAX_PROVIDER_BYTES, `${size} bytes`);
+        assert.ok(size < MAX_BY_VALUE_BYTES, `${size} bytes`);
         assert.equal(containsSecrets, false);
         assert.ok(!text.includes(TOKEN), "the token appears in the serialized provider");
         assert.ok(!text.includes("custody.example.test"), "a setting appears in the serialized provider");
@@ -67,9 +104,9 @@ describe("serialized providers", () => {
       if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
     });
 
-    /** Runs the serialized Vault provider's `check` in a fresh node process started in `cwd`. */
-    async function runSerializedCheck(cwd: string) {
-      const { text } = await serialized(vaultProvider);
+    /** Runs a serialized Vault provider's `check` in a fresh node process started in `cwd`. */
+    async function runSerializedCheck(cwd: string, provider: unknown = vaultProvider) {
+      const { text } = await serialized(provider);
       scratch ??= fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-custody-shim-"));
       const file = path.join(scratch, "provider.js");
       fs.writeFileSync(file, text);
@@ -86,14 +123,21 @@ describe("serialized providers", () => {
       return stdout.trim();
     }
 
-    it("finds the package checkout above a program directory inside this repository", async () => {
+    it("loaded from node_modules, finds the implementation from the program directory", async () => {
+      const out = await runSerializedCheck(path.join(repoRoot, "test"), installed.vaultProvider);
+      assert.deepEqual(JSON.parse(out), [
+        { property: "chain", reason: 'is required for "utxo" vaults (e.g. "bitcoin_mainnet")' },
+      ]);
+    });
+
+    it("by value, finds the package checkout above a program directory inside this repository", async () => {
       const out = await runSerializedCheck(path.join(repoRoot, "test"));
       assert.deepEqual(JSON.parse(out), [
         { property: "chain", reason: 'is required for "utxo" vaults (e.g. "bitcoin_mainnet")' },
       ]);
     });
 
-    it("outside any checkout, fails with a message saying the program must depend on pulumi-custody", async () => {
+    it("by value, outside any checkout, fails saying the program must depend on pulumi-custody", async () => {
       const out = await runSerializedCheck(os.tmpdir());
       assert.match(out, /^ERROR Cannot load pulumi-custody\/provider-runtime/);
       assert.match(out, /npm install pulumi-custody/);
