@@ -86,6 +86,7 @@ export type {
   PendingVaultGroupProposal,
   UtxoChain,
   VaultAcquisition,
+  VaultDetails,
   VaultInputs,
   VaultOutputs,
 } from "./runtime/vault/types";

@@ -8,7 +8,7 @@ import {
   type Vault,
 } from "../../sdk";
 import { type Projected, project } from "../runtime/projection";
-import { keyHolder, liveVaultGroupIds, vaultFields } from "../runtime/vault/fields";
+import { keyHolder, liveVaultGroupIds, vaultDetailFields, vaultFields } from "../runtime/vault/fields";
 import { getDataSource, listDataSource, type QueryOf } from "./define";
 import { type OwnedAssetInfo, toOwnedAsset } from "./vault-assets";
 
@@ -61,6 +61,7 @@ const vaultInfoFields = {
   /** Vault id. */
   id: (vault: Vault): string => vault.id,
   ...vaultFields,
+  ...vaultDetailFields,
   /** Exchange (exchange vaults). */
   exchangeType: (vault: Vault): string | undefined =>
     isModelledVault(vault) && vault.type === "exchange" ? vault.exchange_type : undefined,

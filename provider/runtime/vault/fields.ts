@@ -60,7 +60,10 @@ function chainAddresses(vault: VaultRecord): Record<string, string> | undefined 
   return Object.fromEntries(vault.chains_addresses.map((entry) => [entry.chain, entry.address]));
 }
 
-/** The fields every view of a vault shows, read from the API's record. */
+/**
+ * The fields every view of a vault shows, read from the API's record: what programs use, so each is its own
+ * `Vault` output. The rest are in {@link vaultDetailFields}.
+ */
 export const vaultFields = {
   /** Current name of the vault. */
   name: (vault: VaultRecord): string => vault.name,
@@ -80,6 +83,14 @@ export const vaultFields = {
   /** Key type (black_box vaults). */
   keyType: (vault: VaultRecord): string | undefined =>
     isModelledVault(vault) && vault.type === "black_box" ? vault.details.type : undefined,
+};
+
+/**
+ * The other fields of a vault: times, key material and the addresses of particular vault types. A `Vault` shows
+ * them in one structured output, `details`, rather than one output each: every declared output costs the
+ * program an `Output` per resource, and most of these apply to one or two vault types only.
+ */
+export const vaultDetailFields = {
   /** Creation time (ISO-8601). */
   createdAt: (vault: VaultRecord): string => vault.created_at,
   /** Last modification time (ISO-8601). */
@@ -127,7 +138,15 @@ export const vaultFields = {
 /** The {@link vaultFields} of one vault. */
 export type VaultFields = Projected<typeof vaultFields>;
 
+/** The fields of a vault beyond its main ones: the `details` output of a `Vault` (see `vaultDetailFields`). */
+export type VaultDetails = Projected<typeof vaultDetailFields>;
+
 /** Reads the {@link vaultFields} of a vault record. */
 export function readVaultFields(vault: VaultRecord): VaultFields {
   return project(vaultFields, vault);
+}
+
+/** Reads the {@link vaultDetailFields} of a vault record. */
+export function readVaultDetails(vault: VaultRecord): VaultDetails {
+  return project(vaultDetailFields, vault);
 }

@@ -4,7 +4,7 @@
  */
 import type { Vault as VaultRecord } from "../../../sdk";
 import { withoutUndefined } from "../projection";
-import { keyHolder, liveVaultGroupIds, readVaultFields, vaultFields } from "./fields";
+import { keyHolder, liveVaultGroupIds, readVaultDetails, readVaultFields, vaultFields } from "./fields";
 import { pendingAgainstLive, recordedProposal } from "./membership";
 import type { PendingVaultGroupProposal, VaultAcquisition, VaultOutputs, VaultResourceState } from "./types";
 
@@ -12,9 +12,10 @@ function str(value: unknown): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
 
-/** Every output of a `Vault`, for the resource to declare: the vault's fields and the resource's state. */
+/** Every output of a `Vault`, for the resource to declare: the vault's fields, `details` and the resource's state. */
 export const VAULT_OUTPUT_NAMES: readonly (keyof VaultOutputs)[] = [
   ...(Object.keys(vaultFields) as (keyof typeof vaultFields)[]),
+  "details",
   ...(Object.keys({
     vaultGroupIds: true,
     pendingVaultGroupIds: true,
@@ -83,7 +84,7 @@ export function vaultOutputs(vault: VaultRecord, carried: CarriedState): VaultOu
     adoptExisting: carried.adoptExisting,
     acquisition: carried.acquisition,
   };
-  return { ...readVaultFields(vault), ...withoutUndefined(state) };
+  return { ...readVaultFields(vault), details: readVaultDetails(vault), ...withoutUndefined(state) };
 }
 
 /**

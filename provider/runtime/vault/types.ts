@@ -4,7 +4,9 @@ import type {
   CREATABLE_VAULT_TYPES,
   UTXO_CHAIN_IDS,
 } from "../../../sdk";
-import type { VaultFields } from "./fields";
+import type { VaultDetails, VaultFields } from "./fields";
+
+export type { VaultDetails } from "./fields";
 
 /** Vault types a `Vault` resource can declare: every type the API can create (`exchange` cannot be). */
 export type CreatableVaultType = (typeof CREATABLE_VAULT_TYPES)[number];
@@ -73,8 +75,16 @@ export interface VaultResourceState {
 }
 
 /**
- * The outputs (state) of a `Vault`: the vault's fields (read by `vaultFields` in runtime/vault/fields.ts)
- * and the resource's own state.
+ * The outputs (state) of a `Vault`: the vault's main fields (read by `vaultFields` in runtime/vault/fields.ts),
+ * the others in `details`, and the resource's own state.
  * Field names are camelCase; the resource id is the vault id.
  */
-export interface VaultOutputs extends VaultFields, VaultResourceState {}
+export interface VaultOutputs extends VaultFields, VaultResourceState {
+  /**
+   * The vault's other fields: `createdAt`, `modifiedAt`, key material (`publicKeyCompressed`,
+   * `derivationPath`, `originType`) and those of particular vault types (utxo `defaultAddressId`,
+   * `defaultAddressName`, `nextAddressName`; cosmos `evmAddress`, `chainAddresses`; ton `bounceableAddress`,
+   * `nonBounceableAddress`; starknet `activationState`). A field that does not apply is absent.
+   */
+  details: VaultDetails;
+}

@@ -41,11 +41,26 @@ describe("Vault create and delete (emulator)", () => {
       assert.match(String(outs.address), /^0x[0-9a-fA-F]{40}$/);
       assert.equal(outs.acquisition, "created");
       assert.equal(outs.adoptExisting, false);
-      assert.equal(typeof outs.createdAt, "string");
       assert.ok(Array.isArray(outs.vaultGroupIds) && (outs.vaultGroupIds as unknown[]).length === 1);
       assert.deepEqual(outs.pendingVaultGroupIds, []);
-      assert.equal(typeof outs.publicKeyCompressed, "string");
-      assert.equal(typeof outs.derivationPath, "string");
+      // The other fields are in one structured output, and only there.
+      const details = outs.details as Record<string, unknown>;
+      assert.equal(typeof details.createdAt, "string");
+      assert.equal(typeof details.publicKeyCompressed, "string");
+      assert.equal(typeof details.derivationPath, "string");
+      assert.equal(details.originType, "native");
+      assert.deepEqual(Object.keys(outs).sort(), [
+        "acquisition",
+        "address",
+        "adoptExisting",
+        "details",
+        "name",
+        "pendingRemovalVaultGroupIds",
+        "pendingVaultGroupIds",
+        "state",
+        "type",
+        "vaultGroupIds",
+      ]);
       assert.ok(!("__provider" in outs));
       const raw = await rawVaultsNamed(bed, "Ops EVM");
       assert.deepEqual(
@@ -58,9 +73,10 @@ describe("Vault create and delete (emulator)", () => {
       const { outs } = await create({ name: "BTC Ops", type: "utxo", chain: "bitcoin_testnet" });
       assert.equal(outs.chain, "bitcoin_testnet");
       assert.equal(typeof outs.address, "string");
-      assert.equal(typeof outs.defaultAddressName, "string");
-      assert.equal(typeof outs.defaultAddressId, "string");
-      assert.equal(typeof outs.nextAddressName, "string");
+      const details = outs.details as Record<string, unknown>;
+      assert.equal(typeof details.defaultAddressName, "string");
+      assert.equal(typeof details.defaultAddressId, "string");
+      assert.equal(typeof details.nextAddressName, "string");
     });
 
     it("type-specific outputs: black_box key type, ton raw account, cosmos addresses", async () => {
@@ -71,7 +87,7 @@ describe("Vault create and delete (emulator)", () => {
       assert.match(String(ton.outs.address), /^-?\d+:[0-9a-fA-F]{64}$/);
       const cosmos = await create({ name: "Cosmos", type: "cosmos" });
       assert.equal(typeof cosmos.outs.address, "string");
-      assert.equal(typeof cosmos.outs.chainAddresses, "object");
+      assert.equal(typeof (cosmos.outs.details as Record<string, unknown>).chainAddresses, "object");
     });
   });
 
