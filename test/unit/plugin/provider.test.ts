@@ -94,8 +94,6 @@ describe("plugin provider methods (emulator)", () => {
         pendingVaultGroupIds: [],
         name: "plain",
       };
-      const { protect } =
-        require("../../../plugin/properties") as typeof import("../../../plugin/properties");
       const wrapped = protect(outputs, inputs);
       assert.ok(isSecret(wrapped.vaultGroupIds));
       assert.ok(isSecret(wrapped.declaredVaultGroupIds), "derived under another name, still secret");
