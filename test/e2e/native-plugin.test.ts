@@ -143,6 +143,23 @@ describe("custody provider plugin (real engine, emulator)", () => {
     assert.deepEqual(up.outputs.vaultStates.value, { treasury: "active", cold: "active", hidden: "active" });
   });
 
+  it("the program calls custody:index:getVaults through the provider (Invoke)", async () => {
+    await stack.setConfig("lookupNames", { value: JSON.stringify([NAMES.treasury, NAMES.cold]) });
+
+    const up = await stack.up();
+
+    assert.deepEqual(
+      [...up.outputs.lookedUp.value].sort((a: { name: string }, b: { name: string }) =>
+        a.name.localeCompare(b.name),
+      ),
+      [
+        { id: ids.get("cold"), name: NAMES.cold },
+        { id: ids.get("treasury"), name: NAMES.treasury },
+      ],
+    );
+    await stack.removeConfig("lookupNames");
+  });
+
   it("the state holds no secret in plain text (`pulumi stack export`)", async () => {
     const exported = await cliStackExport(stack);
 
