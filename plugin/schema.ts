@@ -110,8 +110,30 @@ function withDescription(type: TypeSpec, node: JsonSchema | undefined): Property
   return node?.description ? { ...type, description: node.description } : { ...type };
 }
 
+/** The enum types the inputs declare (`custody:index:VaultType` …), filled by {@link resourceSpec}. */
+type EnumTypes = Record<string, { type: "string"; enum: { value: string }[]; description: string }>;
+
+/**
+ * The type of an input: a string enum of the input schema becomes an enum type named after the resource and
+ * the property (`custody:index:VaultKeyType`), so that generated SDKs offer the values.
+ */
+function inputType(resource: string, name: string, node: JsonSchema, enums: EnumTypes): TypeSpec {
+  const values = node.enum;
+  if (node.type !== "string" || !values?.every((v): v is string => typeof v === "string"))
+    return pulumiType(node);
+  const token = `${PACKAGE}:index:${resource}${name[0].toUpperCase()}${name.slice(1)}`;
+  enums[token] = {
+    type: "string",
+    enum: values.map((value) => ({ value })),
+    description: `The values a ${resource} accepts for \`${name}\`.`,
+  };
+  return { $ref: `#/types/${token}` };
+}
+
 /** The resource spec of one resource, from its input schema and output names. */
 function resourceSpec(options: {
+  name: string;
+  enums: EnumTypes;
   description: string;
   inputs: z.ZodType;
   outputs: readonly string[];
@@ -121,12 +143,13 @@ function resourceSpec(options: {
   const inputSchema = jsonSchema(options.inputs);
   const inputProperties: Record<string, PropertySpec> = {};
   for (const [name, node] of Object.entries(inputSchema.properties ?? {})) {
-    inputProperties[name] = withDescription(pulumiType(node), node);
+    inputProperties[name] = withDescription(inputType(options.name, name, node, options.enums), node);
     if (options.replaceOnChanges.includes(name)) inputProperties[name].replaceOnChanges = true;
   }
   const properties: Record<string, PropertySpec> = {};
   for (const name of options.outputs) {
     const input = inputSchema.properties?.[name];
+    // Outputs show what the API reports, which may be a value no input accepts: enums stay strings there.
     properties[name] = input
       ? withDescription(pulumiType(input), input)
       : recordFieldType(name, options.records);
@@ -160,6 +183,7 @@ function configVariables(): Record<string, PropertySpec> {
 export function packageSchema(): Record<string, unknown> {
   const vaultRecords = recordSchemas((name) => name.endsWith("Vault"));
   const addressRecords = recordSchemas((name) => name === "UtxoVaultAddress");
+  const enums: EnumTypes = {};
   const functions: Record<string, unknown> = {};
   for (const name of Object.keys(FUNCTIONS)) {
     functions[functionToken(name)] = {
@@ -183,6 +207,8 @@ export function packageSchema(): Record<string, unknown> {
     },
     resources: {
       [VAULT_TOKEN]: resourceSpec({
+        name: "Vault",
+        enums,
         description:
           "A custody vault. Destroying it archives the vault (the API cannot delete vaults); creating it again restores it.",
         inputs: vaultInputsSchema(),
@@ -191,6 +217,8 @@ export function packageSchema(): Record<string, unknown> {
         records: vaultRecords,
       }),
       [VAULT_ADDRESS_TOKEN]: resourceSpec({
+        name: "VaultAddress",
+        enums,
         description:
           "An address of a UTXO vault. Destroying it only forgets it (the API cannot delete addresses). Import id: `<vault id>/<address id>`.",
         inputs: vaultAddressInputsSchema(),
@@ -199,6 +227,7 @@ export function packageSchema(): Record<string, unknown> {
         records: addressRecords,
       }),
     },
+    types: enums,
     functions,
   };
 }

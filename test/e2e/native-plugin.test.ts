@@ -49,11 +49,16 @@ async function pluginBinDir(root: string): Promise<string> {
   return bin;
 }
 
-/** Runs the CLI on `stack` as a user would (its env, its work directory). */
-async function pulumi(stack: Stack, args: string[]): Promise<{ stdout: string; stderr: string }> {
+/** Runs the CLI as a user would, in the work directory and environment of `stack` (on it, with `ofStack`). */
+async function pulumi(
+  stack: Stack,
+  args: string[],
+  ofStack = true,
+): Promise<{ stdout: string; stderr: string }> {
   const ws = stack.workspace;
   const env = { ...process.env, ...(ws.pulumiHome ? { PULUMI_HOME: ws.pulumiHome } : {}), ...ws.envVars };
-  return execFileAsync(ws.pulumiCommand.command, [...args, "--stack", stack.name, "--non-interactive"], {
+  const stackArgs = ofStack ? ["--stack", stack.name] : [];
+  return execFileAsync(ws.pulumiCommand.command, [...args, ...stackArgs, "--non-interactive"], {
     cwd: ws.workDir,
     env,
     maxBuffer: 64 * 1024 * 1024,
@@ -111,6 +116,15 @@ describe("custody provider plugin (real engine, emulator)", () => {
     if (stack) await disposeLocalStack(stack);
     if (emulator) await emulator.stop();
     if (tempRoot) await fs.promises.rm(tempRoot, { recursive: true, force: true });
+  });
+
+  it("`pulumi package get-schema` runs the plugin and binds its schema with Pulumi's own binder", async () => {
+    const launcher = path.join(tempRoot, "bin", "pulumi-resource-custody");
+    // The command fails when the binder reports an error (pkg/cmd/pulumi/packagecmd/package_extract_schema.go).
+    const { stdout } = await pulumi(stack, ["package", "get-schema", launcher], false);
+    const bound = JSON.parse(stdout) as { name: string; resources: Record<string, unknown>; config: unknown };
+    assert.equal(bound.name, "custody");
+    assert.deepEqual(Object.keys(bound.resources).sort(), [VAULT, ADDRESS].sort());
   });
 
   it("up creates vaults and an address through the plugin found on PATH", async () => {

@@ -90,6 +90,24 @@ describe("plugin package schema", () => {
     assert.deepEqual(Object.keys(address.inputProperties).sort(), [...VAULT_ADDRESS_INPUTS].sort());
   });
 
+  it("input enums are enum types with the values check accepts; outputs stay strings", () => {
+    const types = (schema as unknown as { types: Record<string, { enum: { value: string }[] }> }).types;
+    const vault = schema.resources[VAULT_TOKEN];
+    assert.deepEqual(vault.inputProperties.type, {
+      $ref: "#/types/custody:index:VaultType",
+      replaceOnChanges: true,
+    });
+    const values = types["custody:index:VaultType"].enum.map((e) => e.value);
+    assert.ok(values.includes("evm") && values.includes("utxo"));
+    assert.ok(!values.includes("exchange"), "exchange vaults cannot be created");
+    assert.deepEqual(types["custody:index:VaultAddressAddressType"].enum.map((e) => e.value).sort(), [
+      "legacy",
+      "segwit",
+      "taproot",
+    ]);
+    assert.deepEqual(vault.properties.type, { type: "string" });
+  });
+
   it("configuration: baseUrl, accessToken (secret), maxRetries and requestsPerMinute (integers)", () => {
     const variables = schema.config.variables;
     assert.deepEqual(Object.keys(variables).sort(), [
