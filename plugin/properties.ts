@@ -2,8 +2,8 @@
  * Property values between the engine's wire form and the runtime's plain objects.
  *
  * The plugin tells the engine that it accepts secrets (Configure's `acceptSecrets`), so inputs and state arrive
- * with secret values wrapped as `{ [SIG_KEY]: SECRET_SIG, value }` (sdk/go/common/resource/sig in
- * pulumi/pulumi). The runtime works on plain values: {@link unwrap} removes the wrappers and records which
+ * with secret values wrapped as `{ [SIG_KEY]: SECRET_SIG, value }`, the engine's wire form of a secret (see
+ * plugin/README.md). The runtime works on plain values: {@link unwrap} removes the wrappers and records which
  * top-level properties held a secret and which strings were secret; {@link protect} wraps every result property
  * that is the same property, or that carries one of those strings. The engine's own fallback for providers that
  * refuse secrets copies secretness by property name only, so a secret `vaultGroupIds` would leave

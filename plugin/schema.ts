@@ -159,7 +159,7 @@ function resourceSpec(options: {
     inputProperties,
     requiredInputs: inputSchema.required ?? [],
     properties,
-    // The outputs every read fills: those the input schema requires, and those no record lacks.
+    // Outputs always present: those the input schema requires (a read reports them from the live object).
     required: options.outputs.filter((name) => (inputSchema.required ?? []).includes(name)),
   };
 }

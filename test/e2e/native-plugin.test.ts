@@ -120,7 +120,7 @@ describe("custody provider plugin (real engine, emulator)", () => {
 
   it("`pulumi package get-schema` runs the plugin and binds its schema with Pulumi's own binder", async () => {
     const launcher = path.join(tempRoot, "bin", "pulumi-resource-custody");
-    // The command fails when the binder reports an error (pkg/cmd/pulumi/packagecmd/package_extract_schema.go).
+    // The command binds the schema and fails when the binder reports an error.
     const { stdout } = await pulumi(stack, ["package", "get-schema", launcher], false);
     const bound = JSON.parse(stdout) as { name: string; resources: Record<string, unknown>; config: unknown };
     assert.equal(bound.name, "custody");
