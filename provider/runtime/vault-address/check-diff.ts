@@ -110,3 +110,8 @@ export async function diffVaultAddress(
   const name = nameToApply(olds, news);
   return { changes: containsUnknown(name) || (name !== undefined && olds.name !== name) };
 }
+
+/** The zod schema of the inputs a `VaultAddress` accepts (the provider plugin's schema is generated from it). */
+export function vaultAddressInputsSchema(): z.ZodType<VaultAddressInputs> {
+  return addressInputSchema;
+}

@@ -159,3 +159,8 @@ function dedupe(failures: CheckFailure[]): CheckFailure[] {
     return true;
   });
 }
+
+/** The zod schema of the inputs a `Vault` accepts (the provider plugin's schema is generated from it). */
+export function vaultInputsSchema(): z.ZodType<VaultInputs> {
+  return vaultInputSchema;
+}

@@ -1,0 +1,232 @@
+/**
+ * The methods of the `custody` provider plugin, on plain values: the gRPC server (`server.ts`) decodes each
+ * request, calls one of these, and encodes the answer. Every resource method delegates to the same runtime as
+ * the dynamic provider (`provider/runtime`): there is one implementation of check, diff, create, read, update
+ * and delete.
+ */
+import { resolveSettings, SETTINGS } from "../provider/config";
+import * as runtime from "../provider/runtime";
+import { protect, secretsOf, type Unwrapped, unwrap } from "./properties";
+import { PACKAGE, VAULT_ADDRESS_TOKEN, VAULT_TOKEN } from "./tokens";
+
+type Props = Record<string, unknown>;
+
+/** The runtime's methods of one resource type, on plain values. */
+interface ResourceMethods {
+  check(olds: Props, news: Props): Promise<{ inputs: Props; failures?: Failure[] }>;
+  diff(id: string, olds: Props, news: Props): Promise<{ changes: boolean; replaces?: string[] }>;
+  create(inputs: Props): Promise<{ id: string; outs: object }>;
+  read(id: string, props: Props): Promise<{ id?: string; props?: object; inputs?: Props }>;
+  update(id: string, olds: Props, news: Props): Promise<{ outs: object }>;
+  delete(id: string, props: Props): Promise<void>;
+}
+
+const RESOURCES: Record<string, ResourceMethods> = {
+  [VAULT_TOKEN]: runtime.vault,
+  [VAULT_ADDRESS_TOKEN]: runtime.vaultAddress,
+};
+
+/** A property that failed validation, and why. */
+export interface Failure {
+  /** The property, as the program spells it. */
+  property: string;
+  /** The rule it broke. */
+  reason: string;
+}
+
+/** What `diff` answers. */
+export interface DiffAnswer {
+  /** Whether anything must change. */
+  changes: boolean;
+  /** Properties whose change forces a replacement. */
+  replaces: string[];
+  /** Delete the old object before creating its replacement. */
+  deleteBeforeReplace: boolean;
+}
+
+function methodsOf(type: string): ResourceMethods {
+  const methods = RESOURCES[type];
+  if (!methods) {
+    throw new Error(
+      `unknown resource type ${type}: the ${PACKAGE} provider has ${Object.keys(RESOURCES).join(" and ")}`,
+    );
+  }
+  return methods;
+}
+
+/** The keys of the provider configuration: `custody:baseUrl` is `baseUrl` here. */
+export const CONFIG_KEYS = Object.keys(SETTINGS) as (keyof typeof SETTINGS)[];
+
+/** The provider configuration as the runtime reads it (`custody:baseUrl` → value), without `version`. */
+function configMap(values: Record<string, unknown>): Record<string, unknown> {
+  const map: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(values)) {
+    if (key === "version" || value === undefined || value === null) continue;
+    // Stack config holds strings; a typed provider input may be a number.
+    map[`${PACKAGE}:${key}`] = typeof value === "string" ? value : JSON.stringify(value);
+  }
+  return map;
+}
+
+/**
+ * Validates the provider configuration. A key the provider does not know is refused (a misspelt
+ * `custody:baseURL` would otherwise leave `baseUrl` to the environment without a word); a malformed value is
+ * refused with the rule it breaks. A missing `baseUrl` or `accessToken` is not a failure here, since the
+ * environment may supply it: the first API call says what is missing.
+ */
+export function checkConfig(news: Record<string, unknown>): {
+  inputs: Record<string, unknown>;
+  failures: Failure[];
+} {
+  const { values } = unwrap(news);
+  const failures: Failure[] = [];
+  for (const key of Object.keys(values)) {
+    if (key !== "version" && !(CONFIG_KEYS as string[]).includes(key)) {
+      failures.push({
+        property: key,
+        reason: `is not a setting of the ${PACKAGE} provider (settings: ${CONFIG_KEYS.map((k) => `${PACKAGE}:${k}`).join(", ")})`,
+      });
+    }
+  }
+  const map = configMap(values);
+  for (const key of CONFIG_KEYS) {
+    if (map[SETTINGS[key].configKey] === undefined) continue;
+    // Resolve this one setting alone: the required ones get a placeholder so only the value at hand is judged.
+    const probe: Record<string, unknown> = {
+      [SETTINGS.baseUrl.configKey]: "https://placeholder.invalid",
+      [SETTINGS.accessToken.configKey]: "placeholder",
+      [SETTINGS[key].configKey]: map[SETTINGS[key].configKey],
+    };
+    try {
+      resolveSettings((k) => probe[k], {});
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      failures.push({ property: key, reason: message });
+    }
+  }
+  return { inputs: news, failures };
+}
+
+/** Whether the configuration changed (a change never replaces the provider: resources stay as they are). */
+export function diffConfig(olds: Record<string, unknown>, news: Record<string, unknown>): string[] {
+  const before = configMap(unwrap(olds).values);
+  const after = configMap(unwrap(news).values);
+  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+  return [...keys].filter((k) => before[k] !== after[k]).map((k) => k.slice(PACKAGE.length + 1));
+}
+
+/** Hands the provider configuration to the runtime; environment variables fill what it leaves out. */
+export function configure(args: Record<string, unknown>): void {
+  runtime.configure(configMap(unwrap(args).values));
+}
+
+/** `check`: normalized inputs, or failures naming the property and the rule. */
+export async function check(
+  type: string,
+  olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+): Promise<{ inputs: Record<string, unknown>; failures: Failure[] }> {
+  const before = unwrap(olds);
+  const after = unwrap(news);
+  const result = await methodsOf(type).check(before.values, after.values);
+  return { inputs: protect(result.inputs, secretsOf(after)), failures: result.failures ?? [] };
+}
+
+/** `diff`: compares the state (outputs) with the new inputs. */
+export async function diff(
+  type: string,
+  id: string,
+  olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+): Promise<DiffAnswer> {
+  const result = await methodsOf(type).diff(id, unwrap(olds).values, unwrap(news).values);
+  return {
+    changes: result.changes,
+    replaces: result.replaces ?? [],
+    deleteBeforeReplace: (result as { deleteBeforeReplace?: boolean }).deleteBeforeReplace === true,
+  };
+}
+
+/** `create`: the new object's id and outputs, secret where the inputs were. */
+export async function create(
+  type: string,
+  inputs: Record<string, unknown>,
+): Promise<{ id: string; outputs: Record<string, unknown> }> {
+  const plain = unwrap(inputs);
+  try {
+    const { id, outs } = await methodsOf(type).create(plain.values);
+    return { id, outputs: protect({ ...outs }, secretsOf(plain)) };
+  } catch (err) {
+    // A partial create keeps its id in state; its outputs are protected like any others.
+    if (err instanceof runtime.PartialCreateError) {
+      (err as { properties: Record<string, unknown> }).properties = protect(err.properties, secretsOf(plain));
+    }
+    throw err;
+  }
+}
+
+/**
+ * The import id of a `VaultAddress`: `<vault id>/<address id>`. The API has no read of an address by id alone
+ * (see `provider/runtime/vault-address/lifecycle.ts`), so an import names the vault as well.
+ */
+function addressImportId(id: string): { vaultId: string; addressId: string } {
+  const match = /^([^/]+)\/([^/]+)$/.exec(id);
+  if (!match) {
+    throw new Error(
+      `cannot import vault address "${id}": the import id of a ${VAULT_ADDRESS_TOKEN} must be ` +
+        "<vault id>/<address id>, because the custody API finds an address only within its vault",
+    );
+  }
+  return { vaultId: match[1], addressId: match[2] };
+}
+
+/**
+ * `read`: the live object, for refresh and import. An import sends the id alone, without inputs or state:
+ * the object is then read as adopted (the resource did not create it), and its live inputs are returned so
+ * that the engine can record them (it refuses an import without them).
+ */
+export async function read(
+  type: string,
+  id: string,
+  properties: Record<string, unknown>,
+  inputs: Record<string, unknown>,
+): Promise<{ id?: string; outputs?: Record<string, unknown>; inputs?: Record<string, unknown> }> {
+  const state = unwrap(properties);
+  const declared = unwrap(inputs);
+  const importing = Object.keys(state.values).length === 0;
+  let readId = id;
+  let props = state.values;
+  if (importing && type === VAULT_ADDRESS_TOKEN) {
+    const { vaultId, addressId } = addressImportId(id);
+    readId = addressId;
+    props = { vaultId, acquisition: "adopted" };
+  } else if (importing) {
+    props = { acquisition: "adopted" };
+  }
+  const result = await methodsOf(type).read(readId, props);
+  if (!result.id) return {};
+  const secrets = secretsOf(state, declared);
+  return {
+    id: result.id,
+    outputs: protect({ ...(result.props ?? {}) }, secrets),
+    inputs: result.inputs ? protect(result.inputs, secrets) : undefined,
+  };
+}
+
+/** `update`: every output, read back. */
+export async function update(
+  type: string,
+  id: string,
+  olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const before: Unwrapped = unwrap(olds);
+  const after = unwrap(news);
+  const { outs } = await methodsOf(type).update(id, before.values, after.values);
+  return protect({ ...outs }, secretsOf(before, after));
+}
+
+/** `delete`: archives a vault; forgets an address (the API cannot delete either). */
+export async function remove(type: string, id: string, properties: Record<string, unknown>): Promise<void> {
+  await methodsOf(type).delete(id, unwrap(properties).values);
+}
