@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"os"
-	"sync"
 	"time"
 
 	"google.golang.org/grpc"
@@ -20,23 +19,6 @@ const engineCheckInterval = 2 * time.Second
 
 // missedChecksBeforeExit tolerates one slow answer on a busy machine.
 const missedChecksBeforeExit = 2
-
-// children are the processes this host started; they are killed when the engine is gone.
-var children = struct {
-	sync.Mutex
-	procs map[*os.Process]struct{}
-}{procs: map[*os.Process]struct{}{}}
-
-func trackChild(p *os.Process) func() {
-	children.Lock()
-	children.procs[p] = struct{}{}
-	children.Unlock()
-	return func() {
-		children.Lock()
-		delete(children.procs, p)
-		children.Unlock()
-	}
-}
 
 // watchEngine exits the host, after killing the programs it runs, once the engine stops
 // answering health checks. An engine without a health service (Unimplemented) counts as alive.
@@ -59,11 +41,7 @@ func watchEngine(address string) {
 		if missed++; missed < missedChecksBeforeExit {
 			continue
 		}
-		children.Lock()
-		for p := range children.procs {
-			_ = p.Kill()
-		}
-		children.Unlock()
+		killChildren()
 		os.Exit(1)
 	}
 }
