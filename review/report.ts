@@ -45,12 +45,33 @@ export interface PreviewDiagnostic {
   urn?: string;
 }
 
+/** A policy violation of `pulumi preview --policy-pack` (from the engine's event stream). */
+export interface PolicyViolation {
+  /** The policy, e.g. `custody-vault-protected`. */
+  policyName: string;
+  /** The policy pack, e.g. `pulumi-custody`. */
+  policyPackName: string;
+  /** The policy pack's version. */
+  policyPackVersion: string;
+  /** `mandatory` (the change cannot be applied), `advisory`, … */
+  enforcementLevel: string;
+  /** The policy's message. */
+  message: string;
+  /** The resource it is about; the stack's URN, or none, for a violation of the whole stack. */
+  urn?: string;
+}
+
 /** What `pulumi preview --json` prints (the fields the report reads). */
 export interface PreviewJson {
   /** The planned steps. */
   steps?: PreviewStep[];
-  /** Warnings and errors, including policy violations. */
+  /** Warnings and errors. */
   diagnostics?: PreviewDiagnostic[];
+  /**
+   * Policy violations. Only the event stream has them (see `parsePreview`); the digest of
+   * `pulumi preview --json` leaves policy events out.
+   */
+  policyViolations?: PolicyViolation[];
 }
 
 /** What a create may do instead of creating: the provider's create restores and adopts. */
@@ -114,6 +135,25 @@ function warningsAbout(step: PreviewStep, diagnostics: PreviewDiagnostic[]): str
     .map((d) => d.message.replace(/^warning: /, "").trim());
 }
 
+/** Mandatory violations first: they stop the change. */
+const LEVEL_ORDER = ["mandatory", "remediate", "advisory"];
+
+function levelRank(level: string): number {
+  const i = LEVEL_ORDER.indexOf(level);
+  return i < 0 ? LEVEL_ORDER.length : i;
+}
+
+/** `- **mandatory** `policy` (pack@v1), resource `treasury`: message` */
+function describeViolation(v: PolicyViolation): string {
+  const type = v.urn?.split("::")[2];
+  const where = v.urn && type !== "pulumi:pulumi:Stack" ? `resource \`${resourceName(v.urn)}\`` : "the stack";
+  const pack = v.policyPackName
+    ? ` (${v.policyPackName}${v.policyPackVersion ? `@v${v.policyPackVersion}` : ""})`
+    : "";
+  const message = v.message.replace(/\s*\n\s*/g, " ");
+  return `- **${v.enforcementLevel}** \`${v.policyName}\`${pack}, ${where}: ${message}`;
+}
+
 /** The Markdown review of a preview. */
 export function reviewReport(preview: PreviewJson): string {
   const steps = (preview.steps ?? []).filter((step) => kindOf(step) !== undefined);
@@ -152,13 +192,14 @@ export function reviewReport(preview: PreviewJson): string {
     }
   }
 
-  const policy = diagnostics
-    .filter((d) => /polic/i.test(d.message) && d.severity !== "info")
-    .map((d) => `- ${d.message.trim()}`);
+  const violations = [...(preview.policyViolations ?? [])].sort(
+    (a, b) => levelRank(a.enforcementLevel) - levelRank(b.enforcementLevel),
+  );
+  const mandatory = violations.filter((v) => v.enforcementLevel === "mandatory").length;
   const sections: [string, string[]][] = [
+    ["🛑 Policy violations", violations.map(describeViolation)],
     ["⚠️ Replaced: the old vault is archived and a new one, with a new address, is created", replaced],
     ["⚠️ Archived", archived],
-    ["Policy violations", policy],
     ["Created", created],
     ["Renamed", renamed],
     ["Other updates", updated],
@@ -166,10 +207,18 @@ export function reviewReport(preview: PreviewJson): string {
   const lines = ["## Custody changes", ""];
   const flagged = replaced.length + archived.length;
   lines.push(
-    steps.length === 0 || sections.every(([, items]) => items.length === 0)
+    steps.length === 0 || sections.slice(1).every(([, items]) => items.length === 0)
       ? "No vault or address changes."
       : `${flagged} change(s) to review first: ${replaced.length} replaced, ${archived.length} archived.`,
   );
+  if (violations.length > 0) {
+    lines.push(
+      "",
+      mandatory > 0
+        ? `**${mandatory} mandatory policy violation(s): the change cannot be applied until they are fixed.** ${violations.length - mandatory} other(s).`
+        : `${violations.length} advisory policy violation(s); they do not stop the change.`,
+    );
+  }
   for (const [title, items] of sections) {
     if (items.length === 0) continue;
     lines.push("", `### ${title}`, "", ...items);

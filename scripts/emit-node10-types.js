@@ -10,7 +10,7 @@ const path = require("node:path");
 
 const dist = path.join(__dirname, "..", "dist");
 const target = path.join(dist, "types-node10");
-const published = ["sdk", "emulator", "provider"];
+const published = ["sdk", "emulator", "provider", "policy"];
 const zodSpecifier = /(from |import\()"zod"/g;
 
 function* declarations(dir) {

@@ -45,11 +45,14 @@ function mirror(from, to) {
 fs.rmSync(target, { recursive: true, force: true });
 fs.mkdirSync(target, { recursive: true });
 fs.copyFileSync(path.join(root, "package.json"), path.join(target, "package.json"));
-let count = 0;
+// What `npm pack` would ship: the `files` entries (package.json is copied above).
 for (const entry of manifest.files) {
   const source = path.join(root, entry);
-  if (!entry.startsWith("dist/") || !fs.existsSync(source)) continue;
-  mirror(source, path.join(target, entry));
-  count++;
+  if (!fs.existsSync(source)) throw new Error(`${entry} (package.json "files") is missing: build first`);
+  const copy = path.join(target, entry);
+  if (fs.statSync(source).isDirectory()) mirror(source, copy);
+  else {
+    fs.mkdirSync(path.dirname(copy), { recursive: true });
+    linkOrCopy(source, copy);
+  }
 }
-if (count === 0) throw new Error(`nothing to install from ${manifest.files.join(", ")}: build first`);

@@ -2,7 +2,9 @@
 # Runs the steps of the workflows in .github/workflows/ on this machine, against a local custody emulator
 # and a throwaway file:// backend, and checks that each behaves as it must in CI:
 #   1. deploy.yml  (a merge to main):  pulumi up
-#   2. preview.yml (a pull request):   pulumi preview, with a read-only token, and its review report
+#   2. preview.yml (a pull request):   pulumi preview with the custody policy pack, read-only token, and the
+#      review report; then a pull request that breaks a rule (a stricter policy config): the preview fails
+#      naming the rule, and the report lists the violation
 #   3. drift.yml   (nightly):          pulumi preview --refresh --run-program --expect-no-changes, read-only token
 #   4. someone renames a vault in the console; the drift check must now fail
 #   5. deploy.yml again repairs it, and the drift check passes
@@ -30,6 +32,7 @@ if [ -f "$repo/package.json" ] && grep -q '"name": "pulumi-custody"' "$repo/pack
   # Inside the repository: the program precompiled by the root build (see examples/in-repo.sh).
   [ -f "$repo/dist/examples/gitops/index.js" ] || { echo "run 'npm run build' in $repo first" >&2; exit 1; }
   package="$repo"
+  policy_pack="$repo/policy"
   {
     grep -vE '^(runtime|main):' "$here/Pulumi.yaml"
     printf 'runtime:\n  name: nodejs\n  options:\n    typescript: false\nmain: %s\n' "$repo/dist/examples/gitops/index.js"
@@ -38,8 +41,10 @@ if [ -f "$repo/package.json" ] && grep -q '"name": "pulumi-custody"' "$repo/pack
 else
   # A copy of the example: its own node_modules, TypeScript run by ts-node.
   package="$here/node_modules/pulumi-custody"
+  policy_pack="$package/policy"
   [ -d "$package" ] || { echo "run 'npm ci' in $here first" >&2; exit 1; }
   cp "$here/Pulumi.yaml" "$here/package.json" "$here/tsconfig.json" "$here/index.ts" "$work/project/"
+  cp -r "$here/policy" "$work/project/"
   ln -s "$here/node_modules" "$work/project/node_modules"
 fi
 command -v pulumi >/dev/null 2>&1 || { echo "the Pulumi CLI is not on PATH" >&2; exit 1; }
@@ -66,17 +71,47 @@ mkdir -p "$work/state"
 stack=production
 cd "$work/project"
 pulumi stack init "$stack" --non-interactive >/dev/null
+# The team's vault group (committed in Pulumi.production.yaml in a real repository): here the emulator's Default.
+group_id="$(CONTROL="$(field controlToken)" node -e '
+  fetch(`${process.env.CUSTODY_BASE_URL}/__emulator/state/vault-groups`, {
+    headers: { "x-emulator-control-token": process.env.CONTROL },
+  }).then((r) => r.json()).then((b) => process.stdout.write(b.items.find((g) => g.name === "Default").id));')"
+pulumi config set vaultGroupId "$group_id" --stack "$stack"
+policy_config="$here/policy/$stack.json"
 
 step "deploy.yml (merge to main): pulumi up"
 CUSTODY_ACCESS_TOKEN="$write_token" pulumi up --stack "$stack" --yes --skip-preview --non-interactive
 
-step "preview.yml (pull request): pulumi preview, read-only token"
-CUSTODY_ACCESS_TOKEN="$read_token" pulumi preview --stack "$stack" --diff --non-interactive
+policy_preview() { # the policy preview of preview.yml; $1 = policy config file, the rest for pulumi
+  local config="$1"
+  shift
+  CUSTODY_ACCESS_TOKEN="$read_token" pulumi preview --stack "$stack" --non-interactive \
+    --policy-pack "$policy_pack" --policy-pack-config "$config" "$@"
+}
+review() { # the report step of preview.yml (the event stream carries the policy violations)
+  PULUMI_ENABLE_STREAMING_JSON_PREVIEW=true policy_preview "$1" --json > "$work/preview.jsonl" || true
+  node "$package/dist/review/cli.js" "$work/preview.jsonl" | tee "$work/review.md"
+}
+
+step "preview.yml (pull request): pulumi preview --policy-pack, read-only token"
+policy_preview "$policy_config" --diff
 
 step "preview.yml (pull request): the review report of the preview (custody-review)"
-CUSTODY_ACCESS_TOKEN="$read_token" pulumi preview --stack "$stack" --json --non-interactive > "$work/preview.json"
-node "$package/dist/review/cli.js" "$work/preview.json" | tee "$work/review.md"
+review "$policy_config"
 grep -qx "No vault or address changes." "$work/review.md" || { echo "the review of an unchanged stack must say so" >&2; exit 1; }
+if grep -q "Policy violations" "$work/review.md"; then echo "the compliant stack must have no policy violation" >&2; exit 1; fi
+
+step "preview.yml: a pull request that allows only EVM vaults; the policy check must fail, naming the rule"
+echo '{ "custody-vault-allowed-types": { "allowedTypes": ["evm"] } }' > "$work/evm-only.json"
+if policy_preview "$work/evm-only.json" > "$work/policy.txt" 2>&1; then
+  cat "$work/policy.txt"
+  echo "run-local: the policy preview passed although a vault breaks custody-vault-allowed-types" >&2
+  exit 1
+fi
+grep -E "custody-vault-allowed-types" "$work/policy.txt"
+review "$work/evm-only.json"
+grep -q "mandatory\*\* \`custody-vault-allowed-types\`" "$work/review.md" || { echo "the report must list the violation" >&2; exit 1; }
+echo "policy violation reported: the pull request's check would fail"
 
 drift_check() { # the command of drift.yml
   CUSTODY_ACCESS_TOKEN="$read_token" pulumi preview --stack "$stack" --refresh --run-program --expect-no-changes "$@" --non-interactive

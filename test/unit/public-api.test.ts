@@ -20,6 +20,7 @@ const ENTRY_POINTS = [
     readme: "provider/README.md",
   },
   { name: "pulumi-custody/emulator", source: "emulator/index.ts", readme: "emulator/README.md" },
+  { name: "pulumi-custody/policy", source: "policy/index.ts", readme: "policy/README.md" },
   // Every schema of sdk/schema is public under its own name (a zod schema and its type); the README says so
   // in one line instead of listing a few hundred names.
   {

@@ -7,12 +7,15 @@ import { strict as assert } from "node:assert";
 import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { parsePreview } from "../../../review/preview-input";
 import { type PreviewJson, reviewReport } from "../../../review/report";
 
 const root = path.resolve(__dirname, "..", "..", "..", "..");
 const fixture = path.join(root, "test", "fixtures", "review", "preview-rename-replace-archive.json");
 const expected = path.join(root, "test", "fixtures", "review", "expected-report.md");
 const cli = path.join(root, "dist", "review", "cli.js");
+const stream = path.join(root, "test", "fixtures", "review", "preview-stream-rename-replace-create.jsonl");
+const streamExpected = path.join(root, "test", "fixtures", "review", "expected-stream-report.md");
 
 describe("custody-review: the review report of a preview", () => {
   const preview = JSON.parse(fs.readFileSync(fixture, "utf8")) as PreviewJson;
@@ -69,5 +72,101 @@ describe("custody-review: the review report of a preview", () => {
     assert.equal(bad.status, 2);
     assert.match(bad.stderr, /^custody-review: standard input is not the JSON/);
     assert.match(bad.stderr, /is not the JSON of `pulumi preview --json`/);
+  });
+
+  describe("the event stream (PULUMI_ENABLE_STREAMING_JSON_PREVIEW=true pulumi preview --json)", () => {
+    const text = fs.readFileSync(stream, "utf8");
+
+    it("reads the real CLI's stream into the same report: a replacement with its warning, a create, a rename", () => {
+      const streamReport = reviewReport(parsePreview(text));
+      assert.equal(streamReport, fs.readFileSync(streamExpected, "utf8"));
+      assert.match(streamReport, /1 change\(s\) to review first: 1 replaced, 0 archived\./);
+      assert.match(
+        streamReport,
+        /Vault \*\*Cold\*\* \(resource `cold`, id `79538d77-[^`]*`, address `tb1q[^`]*`\): `chain`: `"bitcoin_testnet"` → `"bitcoin_mainnet"`\.\n {2}> vault "Cold" .* must be replaced/,
+      );
+      assert.match(streamReport, /Vault \*\*Treasury Main\*\* \(resource `hot`\): type `evm`\./);
+      assert.match(streamReport, /Vault \*\*Treasury\*\* .*: `name`: `"Treasury"` → `"Treasury Main"`\./);
+      assert.doesNotMatch(streamReport, /Policy violations/);
+      assert.equal(execFileSync(process.execPath, [cli, stream], { encoding: "utf8" }), streamReport);
+    });
+
+    it("lists policy violations first, mandatory before advisory, with the policy, the pack and the resource", () => {
+      // Policy events in the shape of the engine's `policyEvent` (apitype.PolicyEvent): the message ends with
+      // a newline and carries colour directives, as the engine sends it.
+      const urn = (name: string) =>
+        `urn:pulumi:review::custody-stack::pulumi-nodejs:dynamic/custody:Vault::${name}`;
+      const policyEvent = (
+        policyName: string,
+        enforcementLevel: string,
+        message: string,
+        resourceUrn?: string,
+      ) =>
+        JSON.stringify({
+          sequence: 100,
+          timestamp: 0,
+          policyEvent: {
+            ...(resourceUrn ? { resourceUrn } : {}),
+            message: `<{%fg 13%}>${message}<{%reset%}>\n`,
+            color: "raw",
+            policyName,
+            policyPackName: "pulumi-custody",
+            policyPackVersion: "0.1.0",
+            policyPackVersionTag: "0.1.0",
+            enforcementLevel,
+          },
+        });
+      const withPolicies = [
+        text.trimEnd(),
+        policyEvent(
+          "custody-vault-protected",
+          "advisory",
+          'Vault "Treasury Main" (resource treasury) is not protected',
+          urn("treasury"),
+        ),
+        policyEvent(
+          "custody-vault-allowed-utxo-chains",
+          "mandatory",
+          'Vault "Cold" (resource cold) is on the UTXO chain "bitcoin_mainnet"',
+          urn("cold"),
+        ),
+        policyEvent(
+          "custody-vault-unique-names",
+          "mandatory",
+          'Vault "Treasury Main" (resource hot) has the same name as resource treasury',
+          "urn:pulumi:review::custody-stack::pulumi:pulumi:Stack::custody-stack-review",
+        ),
+      ].join("\n");
+      const parsed = parsePreview(withPolicies);
+      assert.equal(parsed.policyViolations?.length, 3);
+      assert.equal(
+        parsed.policyViolations?.[0]?.message,
+        'Vault "Treasury Main" (resource treasury) is not protected',
+      );
+      const withReport = reviewReport(parsed);
+      const sections = [...withReport.matchAll(/^### (.*)$/gm)].map((m) => m[1]);
+      assert.equal(sections[0], "🛑 Policy violations");
+      assert.match(
+        withReport,
+        /\*\*2 mandatory policy violation\(s\): the change cannot be applied until they are fixed\.\*\* 1 other\(s\)\./,
+      );
+      const items = withReport.split("### 🛑 Policy violations\n\n")[1]!.split("\n\n")[0]!.split("\n");
+      assert.deepEqual(items, [
+        '- **mandatory** `custody-vault-allowed-utxo-chains` (pulumi-custody@v0.1.0), resource `cold`: Vault "Cold" (resource cold) is on the UTXO chain "bitcoin_mainnet"',
+        '- **mandatory** `custody-vault-unique-names` (pulumi-custody@v0.1.0), the stack: Vault "Treasury Main" (resource hot) has the same name as resource treasury',
+        '- **advisory** `custody-vault-protected` (pulumi-custody@v0.1.0), resource `treasury`: Vault "Treasury Main" (resource treasury) is not protected',
+      ]);
+    });
+
+    it("names the line of a stream that is not JSON", () => {
+      const broken = `${text.split("\n").slice(0, 3).join("\n")}\nPreviewing update (dev)\n`;
+      assert.throws(() => parsePreview(broken), /^Error: line 4: /);
+      const bad = spawnSync(process.execPath, [cli, "-"], { input: broken, encoding: "utf8" });
+      assert.equal(bad.status, 2);
+      assert.match(
+        bad.stderr,
+        /^custody-review: standard input is not the JSON of `pulumi preview --json`: line 4: /,
+      );
+    });
   });
 });

@@ -1,0 +1,213 @@
+// The custody policy pack under the real engine: `pulumi preview --policy-pack policy` starts the pack through
+// the Node.js language host (RunPlugin), and the engine judges each vault. One program per rule breaks that rule
+// alone, and the preview fails naming the rule and the resource; a compliant program passes; the policy config
+// file (`--policy-pack-config`) changes the outcome.
+import * as assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import type { Stack } from "@pulumi/pulumi/automation";
+import { Vault, type VaultArgs } from "../../provider";
+import { FIXTURE_DIR, startTestEmulator, type TestEmulator } from "../support/e2e-custody";
+import { createLocalStack, disposeLocalStack, enginePaths, repoPath } from "../support/pulumi-engine";
+
+const PACK_DIR = repoPath("policy");
+
+/** One vault of a test program: its Pulumi resource name, inputs and whether it is protected. */
+interface Declared {
+  resource: string;
+  args: VaultArgs;
+  protect?: boolean;
+}
+
+interface Outcome {
+  passed: boolean;
+  /** What the CLI printed (on failure, the error carries stdout and stderr). */
+  output: string;
+}
+
+describe("the custody policy pack (pulumi preview --policy-pack, real engine)", function () {
+  this.timeout(20 * 60_000);
+  let emulator: TestEmulator;
+  let groupId: string;
+  let count = 0;
+
+  before(async function () {
+    this.timeout(40 * 60_000);
+    await enginePaths();
+    emulator = await startTestEmulator();
+    const groups = await emulator.control.peek<{ id: string; name: string }>("vault-groups");
+    groupId = groups.find((g) => g.name === "Default")!.id;
+  });
+
+  after(async () => {
+    await emulator?.stop();
+  });
+
+  /** A compliant vault under the default settings; each case changes one thing. */
+  function treasury(change: Partial<VaultArgs> = {}, protect = true): Declared {
+    return {
+      resource: "treasury",
+      args: { name: "Treasury", type: "evm", vaultGroupIds: [groupId], ...change },
+      protect,
+    };
+  }
+
+  /** Previews a program that declares `vaults`, with the pack and, when given, a policy config file. */
+  async function preview(vaults: Declared[], policyConfig?: Record<string, unknown>): Promise<Outcome> {
+    count += 1;
+    // The program runs in this process; FIXTURE_DIR only gives the project name and the directory the dynamic
+    // provider starts in (it resolves @pulumi/pulumi and pulumi-custody from there).
+    const stack: Stack = await createLocalStack({
+      projectDir: FIXTURE_DIR,
+      stackName: `policy${count}`,
+      program: async () => {
+        for (const v of vaults) new Vault(v.resource, v.args, { protect: v.protect });
+      },
+    });
+    try {
+      await stack.setAllConfig({
+        "custody:baseUrl": { value: emulator.baseUrl },
+        "custody:accessToken": { value: emulator.accessToken, secret: true },
+        "custody:requestsPerMinute": { value: "0" },
+      });
+      let policyPackConfigs: string[] | undefined;
+      if (policyConfig) {
+        const file = path.join(stack.workspace.workDir, "policy-config.json");
+        await fs.promises.writeFile(file, JSON.stringify(policyConfig));
+        policyPackConfigs = [file];
+      }
+      try {
+        const result = await stack.preview({ policyPacks: [PACK_DIR], policyPackConfigs });
+        return { passed: true, output: `${result.stdout}\n${result.stderr}` };
+      } catch (err) {
+        return { passed: false, output: String(err) };
+      }
+    } finally {
+      await disposeLocalStack(stack);
+    }
+  }
+
+  function assertViolation(outcome: Outcome, rule: string, resourceText: RegExp): void {
+    assert.equal(outcome.passed, false, `the preview should fail on ${rule}:\n${outcome.output}`);
+    assert.match(outcome.output, new RegExp(`mandatory.*${rule}|${rule}.*mandatory`, "s"));
+    assert.match(outcome.output, resourceText);
+    assert.match(outcome.output, new RegExp(`\\[${rule}\\]`));
+  }
+
+  it("a compliant program passes, and the pack ran", async () => {
+    const outcome = await preview([
+      treasury(),
+      {
+        resource: "cold",
+        args: { name: "Cold", type: "utxo", chain: "bitcoin_testnet", vaultGroupIds: [groupId] },
+        protect: true,
+      },
+      {
+        resource: "signer",
+        args: { name: "Signer", type: "black_box", keyType: "ecdsa_secp256k1" },
+        protect: true,
+      },
+    ]);
+    assert.equal(outcome.passed, true, outcome.output);
+    assert.match(outcome.output, /pulumi-custody@v0\.1\.0/);
+  });
+
+  it("custody-vault-protected: an unprotected vault fails the preview", async () => {
+    const outcome = await preview([treasury({}, false)]);
+    assertViolation(
+      outcome,
+      "custody-vault-protected",
+      /Vault "Treasury" \(resource treasury\) is not protected/,
+    );
+  });
+
+  it("custody-vault-name-pattern: a name with trailing whitespace fails the preview", async () => {
+    const outcome = await preview([treasury({ name: "Treasury " })]);
+    assertViolation(
+      outcome,
+      "custody-vault-name-pattern",
+      /resource treasury\) has a name that does not match/,
+    );
+  });
+
+  it("custody-vault-allowed-types: a type the stack's config file does not allow fails the preview", async () => {
+    const outcome = await preview([treasury({ type: "solana" })], {
+      "custody-vault-allowed-types": { allowedTypes: ["evm", "utxo"] },
+    });
+    assertViolation(
+      outcome,
+      "custody-vault-allowed-types",
+      /has type "solana", which this stack does not allow/,
+    );
+  });
+
+  it("custody-vault-allowed-utxo-chains: a mainnet chain in a testnet-only stack fails the preview", async () => {
+    const outcome = await preview(
+      [
+        {
+          resource: "cold",
+          args: { name: "Cold", type: "utxo", chain: "bitcoin_mainnet", vaultGroupIds: [groupId] },
+          protect: true,
+        },
+      ],
+      { "custody-vault-allowed-utxo-chains": { allowedChains: ["bitcoin_testnet"] } },
+    );
+    assertViolation(
+      outcome,
+      "custody-vault-allowed-utxo-chains",
+      /Vault "Cold" \(resource cold\) is on the UTXO chain "bitcoin_mainnet"/,
+    );
+  });
+
+  it("custody-vault-in-vault-group: a value-bearing vault without a group fails the preview", async () => {
+    const outcome = await preview([treasury({ vaultGroupIds: undefined })]);
+    assertViolation(
+      outcome,
+      "custody-vault-in-vault-group",
+      /resource treasury\) is a "evm" vault, which holds assets/,
+    );
+  });
+
+  it("custody-vault-adopt-allow-list: adoptExisting off the allow-list fails the preview", async () => {
+    const outcome = await preview([treasury({ adoptExisting: true })]);
+    assertViolation(
+      outcome,
+      "custody-vault-adopt-allow-list",
+      /resource treasury\) sets `adoptExisting: true`/,
+    );
+  });
+
+  it("custody-vault-unique-names: two vaults with one name fail the preview", async () => {
+    const outcome = await preview([treasury(), { ...treasury(), resource: "treasury2" }]);
+    assertViolation(
+      outcome,
+      "custody-vault-unique-names",
+      /Vault "Treasury" \(resource treasury2?\) has the same name as resource/,
+    );
+  });
+
+  it("the config file changes enforcement: a disabled rule, an advisory rule, an allow-list", async () => {
+    const disabled = await preview([treasury({}, false)], { "custody-vault-protected": "disabled" });
+    assert.equal(disabled.passed, true, disabled.output);
+    assert.doesNotMatch(disabled.output, /\[custody-vault-protected\]/);
+
+    const advisory = await preview([treasury({}, false)], {
+      "custody-vault-protected": { enforcementLevel: "advisory" },
+    });
+    assert.equal(advisory.passed, true, advisory.output);
+    assert.match(advisory.output, /advisory/);
+    assert.match(advisory.output, /\[custody-vault-protected\]/);
+
+    const allowed = await preview([treasury({ adoptExisting: true })], {
+      "custody-vault-adopt-allow-list": { allowedNames: ["Treasury"] },
+    });
+    assert.equal(allowed.passed, true, allowed.output);
+  });
+
+  it("a config file with a setting of the wrong type is refused, naming the policy and the setting", async () => {
+    const outcome = await preview([treasury()], { "custody-vault-allowed-types": { allowedTypes: ["evn"] } });
+    assert.equal(outcome.passed, false, outcome.output);
+    assert.match(outcome.output, /custody-vault-allowed-types/);
+    assert.match(outcome.output, /allowedTypes/);
+  });
+});
