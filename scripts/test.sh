@@ -18,6 +18,13 @@ pinned_start=$SECONDS
 step "Unit tests (mocha)"
 npx mocha 2>&1 | tee "$logs/unit.log" || status=1
 
+step "Go tests of the language hosts (go test)"
+for host in engine/language-*/; do
+  log="$logs/go-$(basename "$host").golog"
+  (cd "$host" && go test -count=1 -v ./...) > "$log" 2>&1 || status=1
+  grep -E "^(--- |ok|FAIL)" "$log" || true
+done
+
 step "End-to-end tests with the real Pulumi engine (mocha)"
 npx mocha --config .mocharc.e2e.json 2>&1 | tee "$logs/e2e.log" || status=1
 
@@ -43,5 +50,8 @@ leg() { # $1 = passing|failing, then log names
 minutes() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
 echo "pinned leg: $(leg passing unit.log e2e.log) passed, $(leg failing unit.log e2e.log) failed, $(minutes "$pinned_duration")"
 echo "newest leg: $(leg passing current-unit.log current-e2e.log) passed, $(leg failing current-unit.log current-e2e.log) failed, $(minutes "$newest_duration") (set-up included)"
+go_passed="$(cat "$logs"/*.golog | grep -c "^--- PASS" || true)"
+go_failed="$(cat "$logs"/*.golog | grep -c "^--- FAIL" || true)"
+echo "go tests: ${go_passed} passed, ${go_failed} failed"
 echo "tests: ${passed} passed, ${failed} failed"
 if [ "$status" -ne 0 ] || [ "$failed" -ne 0 ] || [ "$passed" -eq 0 ]; then exit 1; fi

@@ -3,6 +3,7 @@
 // alone, and the preview fails naming the rule and the resource; a compliant program passes; the policy config
 // file (`--policy-pack-config`) changes the outcome.
 import * as assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
@@ -23,6 +24,8 @@ interface Outcome {
   passed: boolean;
   /** What the CLI printed (on failure, the error carries stdout and stderr). */
   output: string;
+  /** The engine's events, one JSON line each: what `pulumi preview --json` streams, and `custody-review` reads. */
+  events: string;
 }
 
 describe("the custody policy pack (pulumi preview --policy-pack, real engine)", function () {
@@ -76,11 +79,13 @@ describe("the custody policy pack (pulumi preview --policy-pack, real engine)", 
         await fs.promises.writeFile(file, JSON.stringify(policyConfig));
         policyPackConfigs = [file];
       }
+      const events: string[] = [];
+      const onEvent = (event: unknown) => events.push(JSON.stringify(event));
       try {
-        const result = await stack.preview({ policyPacks: [PACK_DIR], policyPackConfigs });
-        return { passed: true, output: `${result.stdout}\n${result.stderr}` };
+        const result = await stack.preview({ policyPacks: [PACK_DIR], policyPackConfigs, onEvent });
+        return { passed: true, output: `${result.stdout}\n${result.stderr}`, events: events.join("\n") };
       } catch (err) {
-        return { passed: false, output: String(err) };
+        return { passed: false, output: String(err), events: events.join("\n") };
       }
     } finally {
       await disposeLocalStack(stack);
@@ -119,6 +124,21 @@ describe("the custody policy pack (pulumi preview --policy-pack, real engine)", 
       "custody-vault-protected",
       /Vault "Treasury" \(resource treasury\) is not protected/,
     );
+  });
+
+  it("custody-review lists the engine's policy violation first, with the rule and the resource", async () => {
+    const outcome = await preview([treasury({}, false)]);
+    assert.equal(outcome.passed, false, outcome.output);
+    // The released bin, fed the engine's own event stream of that preview.
+    const report = execFileSync(process.execPath, [repoPath("dist", "review", "cli.js")], {
+      input: outcome.events,
+      encoding: "utf8",
+    });
+    const firstSection = report.split("\n### ")[1] ?? "";
+    assert.match(firstSection, /^🛑 Policy violations/, report);
+    assert.match(firstSection, /custody-vault-protected/);
+    assert.match(firstSection, /Vault "Treasury" \(resource treasury\) is not protected/);
+    assert.match(firstSection, /mandatory/);
   });
 
   it("custody-vault-name-pattern: a name with trailing whitespace fails the preview", async () => {
