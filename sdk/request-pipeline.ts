@@ -16,6 +16,7 @@ import {
   CustodyValidationError,
 } from "./errors";
 import { redactSecrets } from "./redact";
+import { compiledParse } from "./schema/compiled-validator";
 import { type EndpointName, type EndpointSpec, endpoints, fillPath } from "./schema/endpoints";
 import type { ValidationIssue } from "./schema/errors";
 import { withErrorMap } from "./schema/open";
@@ -331,6 +332,9 @@ export class RequestPipeline {
     } catch {
       body = res.bodyText;
     }
+    // The compiled validator accepts what zod accepts, and returns what zod would; zod still words the errors.
+    const fast = compiledParse(spec.response)?.(body);
+    if (fast !== undefined) return fast.data;
     const result = spec.response.safeParse(body);
     if (result.success) return result.data;
     const issues = toValidationIssues(result.error, "response");
