@@ -23,6 +23,26 @@ class Unsupported extends Error {}
 
 const identity: Copy = (value) => value;
 const compiled = new WeakMap<z.ZodType, CompiledParse | null>();
+const uses = new WeakMap<z.ZodType, number>();
+
+/**
+ * Calls of one schema that zod validates before it is compiled. Compiling a large schema (the vault union)
+ * takes tens of milliseconds, about what zod spends on a few thousand bodies, so a program that makes a handful
+ * of calls never pays for it, and one that makes many pays once.
+ */
+export const COMPILE_AFTER_CALLS = 256;
+
+/**
+ * The fast path of `schema` once it has been asked for more than {@link COMPILE_AFTER_CALLS} times;
+ * `undefined` before that, and for schemas the translation does not cover.
+ */
+export function compiledParseWhenBusy(schema: z.ZodType): CompiledParse | undefined {
+  const parse = compiled.get(schema);
+  if (parse !== undefined) return parse ?? undefined;
+  const calls = (uses.get(schema) ?? 0) + 1;
+  uses.set(schema, calls);
+  return calls > COMPILE_AFTER_CALLS ? compiledParse(schema) : undefined;
+}
 let ajvInstance: import("ajv").default | undefined;
 
 /**

@@ -4,13 +4,16 @@
 // a later release, and mutated ones that break them), for every response schema of the endpoint table.
 import * as assert from "node:assert/strict";
 import fc from "fast-check";
+import { MockAgent } from "undici";
 import { z } from "zod";
-import { compiledParse } from "../../../sdk/schema/compiled-validator";
+import { CustodyClient, CustodyResponseValidationError } from "../../../sdk";
+import { COMPILE_AFTER_CALLS, compiledParse } from "../../../sdk/schema/compiled-validator";
 import { type EndpointName, type EndpointSpec, endpoints } from "../../../sdk/schema/endpoints";
 import { closedWorld, openEnum, openUnion } from "../../../sdk/schema/open";
 import { Vault } from "../../../sdk/schema/vaults";
 import { instancesOf, unionVariants } from "../../support/vendor-instances";
 import { operationPointer } from "../../support/vendor-openapi";
+import { TOKEN } from "./helpers";
 
 const responsePointer = (spec: EndpointSpec) =>
   `${operationPointer(spec.path, spec.method)}/responses/${spec.successStatus}/content/application~1json/schema`;
@@ -218,5 +221,50 @@ describe("sdk: compiled response validation answers exactly as zod", function ()
       // Astral strings on both sides of the bounds, or the loop above proves little.
       assert.deepEqual(answers.slice(4, 9), [false, false, false, true, false]);
     });
+  });
+});
+
+describe("sdk: responses after the compiled path takes over", () => {
+  it("returns the same vault, and rejects a broken one with the same error, as in the first calls", async () => {
+    const agent = new MockAgent();
+    agent.disableNetConnect();
+    let reply: unknown;
+    agent
+      .get("https://custody.test")
+      .intercept({ path: () => true, method: "GET" })
+      .reply(() => ({ statusCode: 200, data: JSON.stringify(reply) }))
+      .persist();
+    const client = new CustodyClient({
+      baseUrl: "https://custody.test",
+      accessToken: TOKEN,
+      requestsPerMinute: 0,
+      maxRetries: 0,
+      dispatcher: agent,
+    });
+    const [vault] = fc.sample(instancesOf(responsePointer(endpoints.getVault), { future: true }), {
+      numRuns: 1,
+      seed: 3,
+    }) as { id: string }[];
+    reply = vault;
+    const broken = { ...vault, id: 42 };
+    const id = "00000000-0000-4000-8000-000000000000";
+    const errorOf = async () => {
+      reply = broken;
+      const error = await client.vaults.get(id).then(
+        () => assert.fail("a broken vault was accepted"),
+        (e: Error) => e,
+      );
+      reply = vault;
+      return error;
+    };
+    const early = { got: await client.vaults.get(id), error: await errorOf() };
+    for (let i = 0; i < COMPILE_AFTER_CALLS; i++) await client.vaults.get(id);
+    assert.ok(compiledParse(Vault), "compiled by now");
+    const late = { got: await client.vaults.get(id), error: await errorOf() };
+    assert.equal(JSON.stringify(late.got), JSON.stringify(early.got));
+    assert.ok(late.error instanceof CustodyResponseValidationError);
+    assert.equal(late.error.message, early.error.message);
+    assert.match(late.error.message, /\bid\b/);
+    await agent.close();
   });
 });
