@@ -37,6 +37,11 @@ export function withErrorMap<T>(error: z.core.$ZodErrorMap, parse: () => T): T {
   }
 }
 
+/** Whether a {@link closedWorld} parse is running (compiled validators, which only know the open world, then stand aside). */
+export function isClosedWorld(): boolean {
+  return closed;
+}
+
 /** Validates a nested value on its own, with the error map of the parse it is part of. */
 export function parseNested(schema: z.ZodType, value: unknown) {
   return schema.safeParse(value, errorMap ? { error: errorMap } : undefined);
@@ -61,13 +66,14 @@ export function openEnum<const T extends readonly [string, ...string[]]>(
 ) {
   const known = new Set<string>(values);
   const refused = new Set(options.refused ?? []);
-  const schema = z
+  const schema: z.ZodType = z
     .string()
     .superRefine((value, ctx) => {
       if ((closed && !known.has(value)) || refused.has(value))
         ctx.addIssue({ code: "invalid_value", values: [...values], input: value });
     })
     .meta({ enum: [...values] });
+  openEnums.set(schema, { refused: [...refused] });
   // `options` lists the known values, as on a zod enum.
   return Object.assign(schema, { options: values }) as unknown as z.ZodType<
     T[number] | (string & {}),
@@ -90,11 +96,40 @@ type NamedFields<T> = { [K in keyof T as string extends K ? never : number exten
 /** The fields every variant of the union `T` has. */
 type SharedFields<T> = Pick<NamedFields<T>, keyof NamedFields<T>>;
 
-const openUnionVariants = new WeakMap<z.ZodType, readonly z.ZodType[]>();
+/** What an {@link openEnum} accepts in the open world: any string but the refused ones. */
+export interface OpenEnumRule {
+  refused: readonly string[];
+}
+
+/**
+ * What an {@link openUnion} checks in the open world, for validators compiled from the schemas
+ * (`schema/compiled-validator.ts`): its superRefine is code that no schema walker could read.
+ */
+export interface OpenUnionRule {
+  discriminator: string;
+  /** The variant validated for each known discriminator value. */
+  byValue: ReadonlyMap<unknown, z.ZodObject>;
+  /** What a value with any other discriminator must satisfy. */
+  unknownVariant: z.ZodObject;
+  refused: readonly string[];
+}
+
+const openEnums = new WeakMap<z.ZodType, OpenEnumRule>();
+const openUnions = new WeakMap<z.ZodType, OpenUnionRule & { variants: readonly z.ZodType[] }>();
 
 /** The modelled variants of an {@link openUnion}, for documents generated from the schemas. */
 export function variantsOfOpenUnion(schema: z.ZodType): readonly z.ZodType[] | undefined {
-  return openUnionVariants.get(schema);
+  return openUnions.get(schema)?.variants;
+}
+
+/** The rule of `schema` when it is an {@link openEnum}. */
+export function openEnumRule(schema: z.ZodType): OpenEnumRule | undefined {
+  return openEnums.get(schema);
+}
+
+/** The rule of `schema` when it is an {@link openUnion}. */
+export function openUnionRule(schema: z.ZodType): OpenUnionRule | undefined {
+  return openUnions.get(schema);
 }
 
 /**
@@ -142,7 +177,7 @@ export function openUnion<const D extends string, const V extends readonly [z.Zo
     const result = parseNested(variant ?? unknownVariant, value);
     if (!result.success) for (const issue of result.error.issues) ctx.addIssue(issue as never);
   });
-  openUnionVariants.set(schema, variants);
+  openUnions.set(schema, { discriminator, byValue, unknownVariant, refused: [...refused], variants });
   return schema as unknown as z.ZodType<
     z.output<V[number]> | UnknownVariant<D, z.output<V[number]>>,
     z.input<V[number]> | UnknownVariant<D, z.input<V[number]>>
