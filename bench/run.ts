@@ -5,6 +5,7 @@
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
+import * as path from "node:path";
 import { figures } from "./figures";
 import { killAllChildren } from "./support/children";
 import { describeMachine } from "./support/machine";
@@ -14,6 +15,7 @@ import { renderBenchmarksMarkdown } from "./support/render-markdown";
 import { repoPath } from "./support/repo";
 import type { FigureResult } from "./support/results";
 import { type BenchResults, readResults, writeResults } from "./support/results";
+import { renderLineChart } from "./support/svg-chart";
 import { elapsedMs, nowNs } from "./support/timing";
 
 const RESULTS_FILE = repoPath("bench", "results", "latest.json");
@@ -30,6 +32,7 @@ async function main(): Promise<number> {
     }
     await fs.promises.writeFile(MARKDOWN_FILE, renderBenchmarksMarkdown(results));
     process.stderr.write(`rendered ${MARKDOWN_FILE} from ${RESULTS_FILE}\n`);
+    for (const file of await writeCharts(results)) process.stderr.write(`rendered ${file}\n`);
     return 0;
   }
 
@@ -97,8 +100,10 @@ async function main(): Promise<number> {
     durationS: elapsedMs(started) / 1000,
   };
   await writeResults(RESULTS_FILE, run);
+  const charts = await writeCharts(run);
   process.stdout.write(`\n${formatSummaryTable(results)}\n\n`);
   process.stdout.write(`results: ${RESULTS_FILE}\n`);
+  for (const file of charts) process.stdout.write(`chart: ${file}\n`);
   if (options.markdown) {
     await fs.promises.writeFile(MARKDOWN_FILE, renderBenchmarksMarkdown(run));
     process.stdout.write(`rendered: ${MARKDOWN_FILE}\n`);
@@ -106,6 +111,24 @@ async function main(): Promise<number> {
   process.stdout.write(`total: ${run.durationS.toFixed(0)} s\n`);
   // A figure that could not run fails the command; a missed target does not (it is a finding, reported).
   return results.some((r) => r.error) ? 1 : 0;
+}
+
+/**
+ * Writes each figure's chart as SVG: a full run's to `bench/` (committed, linked from `BENCHMARKS.md`), a quick
+ * run's to `bench/results/` (git-ignored), so that a smoke run never replaces the committed chart.
+ */
+async function writeCharts(results: BenchResults): Promise<string[]> {
+  const written: string[] = [];
+  for (const figure of results.figures) {
+    if (!figure.chart || figure.error) continue;
+    const file = results.quick
+      ? repoPath("bench", "results", figure.chart.file)
+      : repoPath("bench", figure.chart.file);
+    await fs.promises.mkdir(path.dirname(file), { recursive: true });
+    await fs.promises.writeFile(file, renderLineChart(figure.chart));
+    written.push(file);
+  }
+  return written;
 }
 
 function findFigure(key: string) {

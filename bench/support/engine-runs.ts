@@ -201,7 +201,8 @@ export function cpuBreakdownTable(
   return rows.join("\n");
 }
 
-function signedMs(ms: number): string {
+/** A difference of durations with its sign, e.g. `+1.20 s` or `−35.0 ms`. */
+export function signedMs(ms: number): string {
   return ms < 0 ? `−${formatMs(-ms)}` : `+${formatMs(ms)}`;
 }
 

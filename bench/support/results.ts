@@ -7,7 +7,33 @@ import type { MachineInfo } from "./machine";
 import type { Stat } from "./stats";
 
 /** Unit of a compared quantity; it decides how values are printed. */
-export type Unit = "ms" | "requests" | "bytes" | "req/s";
+export type Unit = "ms" | "requests" | "bytes" | "req/s" | "ratio";
+
+/** One line of a {@link LineChart}. */
+export interface ChartSeries {
+  /** Legend text. */
+  name: string;
+  /** CSS colour of the line. */
+  color: string;
+  /** Dashed line with hollow markers (floors), or solid (ours). */
+  dashed?: boolean;
+  /** `[x, y]` in the chart's units, in x order. */
+  points: Array<[number, number]>;
+}
+
+/** A line chart a figure asks the runner to write next to `BENCHMARKS.md` (see `svg-chart.ts`). */
+export interface LineChart {
+  /** File name, e.g. `scale.svg`: written to `bench/` by a full run, to `bench/results/` by a quick one. */
+  file: string;
+  /** Title, drawn above the plot. */
+  title: string;
+  /** Label of the horizontal axis. */
+  xLabel: string;
+  /** Label of the vertical axis. */
+  yLabel: string;
+  /** The lines. */
+  series: ChartSeries[];
+}
 
 /** The goal a ratio is held to. */
 export interface Target {
@@ -63,6 +89,8 @@ export interface FigureResult {
   notes: string[];
   /** Causes and fixes, written by hand from profiles and measurements (see the figure module). */
   analysis: string[];
+  /** A chart of the figure's numbers, rendered to SVG by the runner and shown in its section. */
+  chart?: LineChart;
   /** Set when the figure could not run; the message says why. */
   error?: string;
   /** Wall time the figure took, in seconds. */
