@@ -5,6 +5,7 @@
 import * as os from "node:os";
 import { startEmulatorProcess } from "../support/emulator-process";
 import {
+  attributeGap,
   cpuBreakdownTable,
   noopStack,
   oursStack,
@@ -62,6 +63,8 @@ export const engineScaleFigure: Figure = {
 /** What one N gave: the rounds of ours and of the floor. */
 export interface AtSize {
   n: number;
+  /** The machine's 1-minute load average at the start of each round (above the core count: contended). */
+  load?: number[];
   ours: RoundTimes[];
   noop: RoundTimes[];
 }
@@ -93,10 +96,11 @@ async function run(context: FigureContext): Promise<FigureOutcome> {
     const measured: AtSize[] = [];
     let round = 0;
     for (const n of plan.sizes) {
-      const at: AtSize = { n, ours: [], noop: [] };
+      const at: AtSize = { n, ours: [], noop: [], load: [] };
       const rounds = plan.rounds(n);
       for (let r = 0; r < rounds; r++, round++) {
         const started = Date.now();
+        at.load!.push(os.loadavg()[0]!);
         // Ours and the floor swap places every round, so a drift of the machine cannot favour either.
         for (const which of round % 2 === 0 ? (["ours", "noop"] as const) : (["noop", "ours"] as const)) {
           const times = which === "ours" ? await runOurs(n) : await runNoop(n);
@@ -182,6 +186,9 @@ export function outcome(
         `${formatMs(p.refresh.floors[0]!.value.median)} | ${formatRatio(p.refresh.ratio)} |`,
     ),
   ].join("\n");
+  const loads = measured
+    .filter((at) => (at.load ?? []).length > 0)
+    .map((at) => `N = ${at.n}: ${at.load!.map((l) => l.toFixed(1)).join(", ")}`);
   const notes = [
     `Medians (rounds per N: ${perSize.map((p) => `${p.at.n}: ${p.at.ours.length}`).join(", ")}):`,
     timesTable,
@@ -190,6 +197,14 @@ export function outcome(
     extraCpuTable(measured),
     `Where the time goes at N = ${last.at.n}, by process:`,
     cpuBreakdownTable(last.at.ours, last.at.noop, machine.cores),
+    attributeGap(last.at.ours, last.at.noop, machine.cores, "up"),
+    attributeGap(last.at.ours, last.at.noop, machine.cores, "refresh"),
+    ...(loads.length > 0
+      ? [
+          `1-minute load average at the start of each round (${machine.cores} cores; well above that, other work ` +
+            `competed for the CPU and the round's numbers deserve less trust): ${loads.join("; ")}.`,
+        ]
+      : []),
   ];
 
   const seconds = (c: Comparison) => c.ours.median / 1000;

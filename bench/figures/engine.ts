@@ -66,36 +66,28 @@ export const engineFigure: Figure = {
   analysis: [
     "The gap is not API time: the provider sends the minimum a create-or-adopt needs (one lookup and one create " +
       "per resource; one read per resource on refresh), and floor (a) shows those calls take a few seconds at the " +
-      "engine's concurrency, overlapping with the engine's own work. The gap is CPU on a 2-core machine, and it has " +
-      "three sources, each measured in the findings above.",
-    "**1. Checkpoints (the pulumi CLI).** After every step the engine serializes the whole state and writes it to " +
-      "the backend, so this work grows with N² and with the bytes per resource. A Vault or VaultAddress keeps " +
-      "about 10 KiB in the exported state, more than twice a no-op resource, and almost all of the difference " +
-      "is the serialized provider, stored twice per resource (inputs and outputs) at 3.9 KiB a copy against 1 KiB " +
-      "(figure 5); the outputs themselves are about 0.6 KB. The `PULUMI_SKIP_CHECKPOINTS` diagnostic isolates " +
-      "this cost. Most of the text is the loader that finds the implementation for programs inside this " +
-      "repository (which have no `node_modules/pulumi-custody`) and the serializer's boilerplate of about 180 bytes " +
-      "per method, seven methods against the no-op provider's two. Not done yet: a `node_modules/pulumi-custody` " +
-      "link made by the build for in-repo programs would let the shim be a bare `require` of a few hundred bytes, " +
-      "as it already is in effect for installed users. Users with very large stacks can also set " +
-      "`PULUMI_SKIP_CHECKPOINTS=true`, at the price of losing intermediate state if the run is interrupted.",
-    "**2. Declared outputs (the program).** The program constructs every resource on every `up` and every " +
+      "engine's concurrency, overlapping with the engine's own work. The findings above measure where the rest " +
+      "goes in this run: the wall time and CPU of each engine process, ours against the no-op floor, and how much " +
+      "wall time the extra CPU alone accounts for on this machine's cores. When the engine's processes keep the " +
+      "cores busy (CPU ÷ (wall × cores) near 100%), every extra second of CPU is extra wall time, and the process " +
+      "with the largest extra CPU is the one to work on. Three sources can put CPU there, each measured apart:",
+    "**1. Checkpoints (the `pulumi CLI` row).** After every step the engine serializes the whole state and writes " +
+      "it to the backend, so this work grows with N² and with the bytes each resource keeps in the state: the " +
+      "serialized provider (`__provider`, stored in both inputs and outputs) and the outputs (figure 5 measures " +
+      "both against the no-op floor). The `PULUMI_SKIP_CHECKPOINTS` diagnostic above isolates this cost; figure 6 " +
+      "shows whether it makes the ratio grow with N. Smaller `__provider` text and fewer stored outputs reduce it; " +
+      "users with very large stacks can also set `PULUMI_SKIP_CHECKPOINTS=true`, at the price of losing " +
+      "intermediate state if the run is interrupted.",
+    "**2. Declared outputs (the `program` row).** The program constructs every resource on every `up` and every " +
       "`preview`, and `@pulumi/pulumi` makes four promises per declared output property, each capturing " +
       "`new Error().stack`, which `source-map-support` (registered by `@pulumi/pulumi/cmd/run`) rewrites frame by " +
-      "frame. The registration diagnostic above measures it directly: a `Vault` (28 declared outputs) costs several " +
-      "times a no-op resource (3), roughly 0.4 ms per declared output on this machine. Fix (`provider/resources/" +
-      "vault.ts`, `vault-address.ts`): declare only the outputs programs use (`state`, `address`, `createdAt`, the " +
-      "group ids, the pending proposal) and move the type-specific ones (`evmAddress`, `chainAddresses`, " +
-      "`bounceableAddress`, `nonBounceableAddress`, `activationState`, `publicKeyCompressed`, `derivationPath`, " +
-      "`defaultAddress*`, `nextAddressName`, ...) into one `details` object output. Each output removed saves that " +
-      "much program CPU per resource per run.",
-    "**3. The provider process.** It loads the runtime on the first call (sdk, every zod schema, undici): some " +
-      "40 MiB of resident memory more than the no-op provider (figure 5). Per call, its requests go through the " +
-      "sdk (figure 3), inputs are checked with zod, and the larger outputs cost more protobuf work in both the " +
-      "provider and the CLI. Done since the first measurement: the shim caches the loaded runtime (it used to " +
-      "fail a `require` and walk up the directories on every call, about 0.14 ms a call, for programs inside this " +
-      "repository), and `@noble/curves` is loaded only when something is signed or verified, which vaults never " +
-      "need (about a quarter of a second of CPU and 10 MiB of peak RSS less).",
+      "frame. The registration diagnostic above measures the cost per resource and per declared output against " +
+      "the no-op resource; each output a resource stops declaring saves that much program CPU per resource per run.",
+    "**3. The provider process (the `provider` row).** It loads the runtime on the first call (sdk, zod schemas, " +
+      "undici; figure 5 measures its peak memory); per call, its requests go through the sdk (figure 3), inputs " +
+      "are checked with zod, and larger outputs cost more protobuf work in both the provider and the CLI. Done " +
+      "since the first measurement: the shim caches the loaded runtime, and `@noble/curves` is loaded only when " +
+      "something is signed or verified, which vaults never need.",
   ],
   run,
 };
