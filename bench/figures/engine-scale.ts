@@ -260,17 +260,18 @@ function extraCpuTable(measured: readonly AtSize[]): string {
     const m = (rounds: RoundTimes[]) => summarize(rounds.map(pick)).median;
     return (m(at.ours) - m(at.noop)) / (2 * at.n);
   };
+  const ops = [
+    ["up", "up"],
+    ["refresh", "preview --refresh"],
+  ] as const;
   const header = [
-    "N",
-    ...["up", "preview --refresh"].flatMap((op) => [`${op}: all`, ...roles.map((r) => `${op}: ${r}`)]),
+    "ours − no-op, per resource",
+    ...ops.flatMap(([, label]) => measured.map((at) => `${label}, N = ${at.n}`)),
   ];
   const rows = [`| ${header.join(" | ")} |`, `|${header.map(() => "---").join("|")}|`];
-  for (const at of measured) {
-    const cells = (["up", "refresh"] as const).flatMap((op) => [
-      signedMs(perResource(at, op)),
-      ...roles.map((r) => signedMs(perResource(at, op, r))),
-    ]);
-    rows.push(`| ${at.n} | ${cells.join(" | ")} |`);
+  for (const role of [undefined, ...roles]) {
+    const cells = ops.flatMap(([op]) => measured.map((at) => signedMs(perResource(at, op, role))));
+    rows.push(`| ${role === undefined ? "CPU, all processes" : `CPU, ${role}`} | ${cells.join(" | ")} |`);
   }
   return rows.join("\n");
 }
