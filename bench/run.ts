@@ -14,7 +14,7 @@ import { formatSummaryTable } from "./support/print-table";
 import { renderBenchmarksMarkdown } from "./support/render-markdown";
 import { repoPath } from "./support/repo";
 import type { FigureResult } from "./support/results";
-import { type BenchResults, readResults, writeResults } from "./support/results";
+import { type BenchResults, mergeResults, readResults, writeResults } from "./support/results";
 import { renderLineChart } from "./support/svg-chart";
 import { elapsedMs, nowNs } from "./support/timing";
 
@@ -99,13 +99,22 @@ async function main(): Promise<number> {
     figures: results,
     durationS: elapsedMs(started) / 1000,
   };
-  await writeResults(RESULTS_FILE, run);
+  // A partial run keeps the other figures of the previous run, so that rendering never drops their sections.
+  const merged =
+    options.only.length === 0
+      ? run
+      : mergeResults(
+          await readResults(RESULTS_FILE).catch(() => undefined),
+          run,
+          figures.map((f) => f.id),
+        );
+  await writeResults(RESULTS_FILE, merged);
   const charts = await writeCharts(run);
   process.stdout.write(`\n${formatSummaryTable(results)}\n\n`);
   process.stdout.write(`results: ${RESULTS_FILE}\n`);
   for (const file of charts) process.stdout.write(`chart: ${file}\n`);
   if (options.markdown) {
-    await fs.promises.writeFile(MARKDOWN_FILE, renderBenchmarksMarkdown(run));
+    await fs.promises.writeFile(MARKDOWN_FILE, renderBenchmarksMarkdown(merged));
     process.stdout.write(`rendered: ${MARKDOWN_FILE}\n`);
   }
   process.stdout.write(`total: ${run.durationS.toFixed(0)} s\n`);

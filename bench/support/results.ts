@@ -157,3 +157,22 @@ export async function readResults(file: string): Promise<BenchResults> {
   if (parsed.format !== 1) throw new Error(`${file}: unknown results format ${String(parsed.format)}`);
   return parsed;
 }
+
+/**
+ * A partial run (`--only`) merged into the previous results, so that `bench/results/latest.json` and a
+ * `BENCHMARKS.md` rendered from it keep the figures that did not run: each figure of `run` replaces the one with
+ * the same id, the others are kept, in the order of `order` (figure ids). Results of another mode (quick or
+ * full) are not mixed: `run` is returned alone. The total duration becomes the sum of the figures' durations.
+ */
+export function mergeResults(
+  previous: BenchResults | undefined,
+  run: BenchResults,
+  order: readonly string[],
+): BenchResults {
+  if (!previous || previous.quick !== run.quick) return run;
+  const byId = new Map(previous.figures.map((f) => [f.id, f]));
+  for (const f of run.figures) byId.set(f.id, f);
+  const rank = (id: string) => (order.includes(id) ? order.indexOf(id) : order.length);
+  const figures = [...byId.values()].sort((a, b) => rank(a.id) - rank(b.id));
+  return { ...run, figures, durationS: figures.reduce((sum, f) => sum + f.durationS, 0) };
+}
