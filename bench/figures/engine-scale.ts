@@ -65,6 +65,8 @@ export interface AtSize {
   n: number;
   /** The machine's 1-minute load average at the start of each round (above the core count: contended). */
   load?: number[];
+  /** Wall time of all the rounds at this N, both fixtures, set-up included, in ms. */
+  spentMs?: number;
   ours: RoundTimes[];
   noop: RoundTimes[];
 }
@@ -98,6 +100,7 @@ async function run(context: FigureContext): Promise<FigureOutcome> {
     for (const n of plan.sizes) {
       const at: AtSize = { n, ours: [], noop: [], load: [] };
       const rounds = plan.rounds(n);
+      const sizeStarted = Date.now();
       for (let r = 0; r < rounds; r++, round++) {
         const started = Date.now();
         at.load!.push(os.loadavg()[0]!);
@@ -112,6 +115,7 @@ async function run(context: FigureContext): Promise<FigureOutcome> {
         }
         context.log(`N=${n}, round ${r + 1} took ${formatMs(Date.now() - started)}`);
       }
+      at.spentMs = Date.now() - sizeStarted;
       measured.push(at);
     }
     return outcome(measured, { parallel, cores });
@@ -199,6 +203,13 @@ export function outcome(
     cpuBreakdownTable(last.at.ours, last.at.noop, machine.cores),
     attributeGap(last.at.ours, last.at.noop, machine.cores, "up"),
     attributeGap(last.at.ours, last.at.noop, machine.cores, "refresh"),
+    ...(measured.every((at) => at.spentMs !== undefined)
+      ? [
+          `Time the figure spent per N (all rounds, both fixtures, stack set-up included): ${measured
+            .map((at) => `N = ${at.n}: ${formatMs(at.spentMs!)}`)
+            .join(", ")}.`,
+        ]
+      : []),
     ...(loads.length > 0
       ? [
           `1-minute load average at the start of each round (${machine.cores} cores; well above that, other work ` +
