@@ -227,10 +227,18 @@ export function attributeGap(
     (a, b) => b.ms - a.ms,
   );
   const name = operation === "up" ? "`up`" : "`preview --refresh`";
+  if (extraWall <= 0) {
+    return `${name}: ours took ${formatMs(-extraWall)} less wall time than the no-op floor; there is no gap to explain.`;
+  }
+  const cpuWall = Math.max(0, extraCpu) / cores;
+  const share = cpuWall / extraWall;
   return (
     `${name}: ours takes ${signedMs(extraWall)} of wall time over the no-op floor, and its processes use ` +
     `${signedMs(extraCpu)} of CPU over the floor's (${byRole.map((x) => `${x.r} ${signedMs(x.ms)}`).join(", ")}). ` +
-    `On ${cores} cores that extra CPU alone accounts for at least ${formatMs(Math.max(0, extraCpu) / cores)} of ` +
-    `wall time, ${extraWall > 0 ? `${((Math.max(0, extraCpu) / cores / extraWall) * 100).toFixed(0)}% of the gap` : "more than the gap"}.`
+    `On ${cores} cores that extra CPU alone accounts for at least ${formatMs(cpuWall)} of wall time, ` +
+    (share >= 1
+      ? "all of the gap."
+      : `${(share * 100).toFixed(0)}% of the gap; the rest is time spent waiting (for the API, for the engine's ` +
+        "scheduling, or for a core taken by other work on the machine: see the load average).")
   );
 }
