@@ -5,6 +5,7 @@
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
+import * as path from "node:path";
 import { figures } from "./figures";
 import { killAllChildren } from "./support/children";
 import { describeMachine } from "./support/machine";
@@ -13,7 +14,8 @@ import { formatSummaryTable } from "./support/print-table";
 import { renderBenchmarksMarkdown } from "./support/render-markdown";
 import { repoPath } from "./support/repo";
 import type { FigureResult } from "./support/results";
-import { type BenchResults, readResults, writeResults } from "./support/results";
+import { type BenchResults, mergeResults, readResults, writeResults } from "./support/results";
+import { renderLineChart } from "./support/svg-chart";
 import { elapsedMs, nowNs } from "./support/timing";
 
 const RESULTS_FILE = repoPath("bench", "results", "latest.json");
@@ -30,6 +32,7 @@ async function main(): Promise<number> {
     }
     await fs.promises.writeFile(MARKDOWN_FILE, renderBenchmarksMarkdown(results));
     process.stderr.write(`rendered ${MARKDOWN_FILE} from ${RESULTS_FILE}\n`);
+    for (const file of await writeCharts(results)) process.stderr.write(`rendered ${file}\n`);
     return 0;
   }
 
@@ -96,16 +99,45 @@ async function main(): Promise<number> {
     figures: results,
     durationS: elapsedMs(started) / 1000,
   };
-  await writeResults(RESULTS_FILE, run);
+  // A partial run keeps the other figures of the previous run, so that rendering never drops their sections.
+  const merged =
+    options.only.length === 0
+      ? run
+      : mergeResults(
+          await readResults(RESULTS_FILE).catch(() => undefined),
+          run,
+          figures.map((f) => f.id),
+        );
+  await writeResults(RESULTS_FILE, merged);
+  const charts = await writeCharts(run);
   process.stdout.write(`\n${formatSummaryTable(results)}\n\n`);
   process.stdout.write(`results: ${RESULTS_FILE}\n`);
+  for (const file of charts) process.stdout.write(`chart: ${file}\n`);
   if (options.markdown) {
-    await fs.promises.writeFile(MARKDOWN_FILE, renderBenchmarksMarkdown(run));
+    await fs.promises.writeFile(MARKDOWN_FILE, renderBenchmarksMarkdown(merged));
     process.stdout.write(`rendered: ${MARKDOWN_FILE}\n`);
   }
   process.stdout.write(`total: ${run.durationS.toFixed(0)} s\n`);
   // A figure that could not run fails the command; a missed target does not (it is a finding, reported).
   return results.some((r) => r.error) ? 1 : 0;
+}
+
+/**
+ * Writes each figure's chart as SVG: a full run's to `bench/` (committed, linked from `BENCHMARKS.md`), a quick
+ * run's to `bench/results/` (git-ignored), so that a smoke run never replaces the committed chart.
+ */
+async function writeCharts(results: BenchResults): Promise<string[]> {
+  const written: string[] = [];
+  for (const figure of results.figures) {
+    if (!figure.chart || figure.error) continue;
+    const file = results.quick
+      ? repoPath("bench", "results", figure.chart.file)
+      : repoPath("bench", figure.chart.file);
+    await fs.promises.mkdir(path.dirname(file), { recursive: true });
+    await fs.promises.writeFile(file, renderLineChart(figure.chart));
+    written.push(file);
+  }
+  return written;
 }
 
 function findFigure(key: string) {

@@ -2,7 +2,8 @@
 # The benchmark command (`npm run bench`): set-up, the Prism reference server on first use, then the harness.
 #   npm run bench                     every figure; rewrites BENCHMARKS.md
 #   npm run bench -- --quick          smoke run with smaller N; leaves BENCHMARKS.md alone
-#   npm run bench -- --only engine    one figure (engine, data-sources, sdk-overhead, emulator-throughput, sizes)
+#   npm run bench -- --only engine    one figure (engine, data-sources, sdk-overhead, emulator-throughput, sizes,
+#                                     engine-scale)
 # Raw results: bench/results/latest.json (git-ignored).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"

@@ -7,23 +7,33 @@ import { execFile } from "node:child_process";
 import * as os from "node:os";
 import { promisify } from "node:util";
 import { CustodyClient } from "../../sdk";
-import { finishedChildrenCpuMs } from "../support/child-cpu";
 import type { EmulatorProcess } from "../support/emulator-process";
 import { startEmulatorProcess } from "../support/emulator-process";
+import {
+  attributeGap,
+  BENCH_CHAIN,
+  cpuBreakdownTable,
+  expectCreates,
+  noopStack,
+  oursStack,
+  type RoundTimes,
+  timed,
+  upThenRefresh,
+} from "../support/engine-runs";
 import { createFixtureStack, disposeFixtureStack, engineDefaultParallel } from "../support/engine-stack";
 import type { Figure, FigureContext, FigureOutcome } from "../support/figure";
 import { formatMs } from "../support/format";
-import { cpuByRole, type EngineRole, watchProcessTree } from "../support/process-tree";
+import type { EngineRole } from "../support/process-tree";
 import { repoPath } from "../support/repo";
 import { deriveRequestMix, describeMix, type LoggedRequest, type RequestMix } from "../support/request-mix";
 import { compare, type Floor } from "../support/results";
 import { replayRequests, replayResources } from "../support/sdk-replay";
 import { type Stat, summarize } from "../support/stats";
-import { elapsedMs, nowNs } from "../support/timing";
 
 const LATENCY_MS = 50;
+/** `up` and `preview --refresh` within 10% of the engine with no-op resources (also figure 6 at every N). */
+export const ENGINE_TARGET = { kind: "max", value: 1.1 } as const;
 const execFileAsync = promisify(execFile);
-const CHAIN = "bitcoin_testnet";
 /** The emulator keeps this many requests in its log (`startEmulator` default). */
 const REQUEST_LOG_CAPACITY = 1000;
 
@@ -56,56 +66,38 @@ export const engineFigure: Figure = {
   analysis: [
     "The gap is not API time: the provider sends the minimum a create-or-adopt needs (one lookup and one create " +
       "per resource; one read per resource on refresh), and floor (a) shows those calls take a few seconds at the " +
-      "engine's concurrency, overlapping with the engine's own work. The gap is CPU on a 2-core machine, and it has " +
-      "three sources, each measured in the findings above.",
-    "**1. Checkpoints (the pulumi CLI).** After every step the engine serializes the whole state and writes it to " +
-      "the backend, so this work grows with N² and with the bytes per resource. A Vault or VaultAddress keeps " +
-      "about 10 KiB in the exported state, more than twice a no-op resource, and almost all of the difference " +
-      "is the serialized provider, stored twice per resource (inputs and outputs) at 3.9 KiB a copy against 1 KiB " +
-      "(figure 5); the outputs themselves are about 0.6 KB. The `PULUMI_SKIP_CHECKPOINTS` diagnostic isolates " +
-      "this cost. Most of the text is the loader that finds the implementation for programs inside this " +
-      "repository (which have no `node_modules/pulumi-custody`) and the serializer's boilerplate of about 180 bytes " +
-      "per method, seven methods against the no-op provider's two. Not done yet: a `node_modules/pulumi-custody` " +
-      "link made by the build for in-repo programs would let the shim be a bare `require` of a few hundred bytes, " +
-      "as it already is in effect for installed users. Users with very large stacks can also set " +
-      "`PULUMI_SKIP_CHECKPOINTS=true`, at the price of losing intermediate state if the run is interrupted.",
-    "**2. Declared outputs (the program).** The program constructs every resource on every `up` and every " +
+      "engine's concurrency, overlapping with the engine's own work. The findings above measure where the rest " +
+      "goes in this run: the wall time and CPU of each engine process, ours against the no-op floor, and how much " +
+      "wall time the extra CPU alone accounts for on this machine's cores. When the engine's processes keep the " +
+      "cores busy (CPU ÷ (wall × cores) near 100%), every extra second of CPU is extra wall time, and the process " +
+      "with the largest extra CPU is the one to work on. Three sources can put CPU there, each measured apart:",
+    "**1. Checkpoints (the `pulumi CLI` row).** After every step the engine serializes the whole state and writes " +
+      "it to the backend, so this work grows with N² and with the bytes each resource keeps in the state: the " +
+      "serialized provider (`__provider`, stored in both inputs and outputs) and the outputs (figure 5 measures " +
+      "both against the no-op floor). The `PULUMI_SKIP_CHECKPOINTS` diagnostic above isolates this cost; figure 6 " +
+      "shows whether it makes the ratio grow with N. Smaller `__provider` text and fewer stored outputs reduce it; " +
+      "users with very large stacks can also set `PULUMI_SKIP_CHECKPOINTS=true`, at the price of losing " +
+      "intermediate state if the run is interrupted.",
+    "**2. Declared outputs (the `program` row).** The program constructs every resource on every `up` and every " +
       "`preview`, and `@pulumi/pulumi` makes four promises per declared output property, each capturing " +
       "`new Error().stack`, which `source-map-support` (registered by `@pulumi/pulumi/cmd/run`) rewrites frame by " +
-      "frame. The registration diagnostic above measures it directly: a `Vault` (28 declared outputs) costs several " +
-      "times a no-op resource (3), roughly 0.4 ms per declared output on this machine. Fix (`provider/resources/" +
-      "vault.ts`, `vault-address.ts`): declare only the outputs programs use (`state`, `address`, `createdAt`, the " +
-      "group ids, the pending proposal) and move the type-specific ones (`evmAddress`, `chainAddresses`, " +
-      "`bounceableAddress`, `nonBounceableAddress`, `activationState`, `publicKeyCompressed`, `derivationPath`, " +
-      "`defaultAddress*`, `nextAddressName`, ...) into one `details` object output. Each output removed saves that " +
-      "much program CPU per resource per run.",
-    "**3. The provider process.** It loads the runtime on the first call (sdk, every zod schema, undici): some " +
-      "40 MiB of resident memory more than the no-op provider (figure 5). Per call, its requests go through the " +
-      "sdk (figure 3), inputs are checked with zod, and the larger outputs cost more protobuf work in both the " +
-      "provider and the CLI. Done since the first measurement: the shim caches the loaded runtime (it used to " +
-      "fail a `require` and walk up the directories on every call, about 0.14 ms a call, for programs inside this " +
-      "repository), and `@noble/curves` is loaded only when something is signed or verified, which vaults never " +
-      "need (about a quarter of a second of CPU and 10 MiB of peak RSS less).",
+      "frame. The registration diagnostic above measures the cost per resource and per declared output against " +
+      "the no-op resource; each output a resource stops declaring saves that much program CPU per resource per run.",
+    "**3. The provider process (the `provider` row).** It loads the runtime on the first call (sdk, zod schemas, " +
+      "undici; figure 5 measures its peak memory); per call, its requests go through the sdk (figure 3), inputs " +
+      "are checked with zod, and larger outputs cost more protobuf work in both the provider and the CLI. Done " +
+      "since the first measurement: the shim caches the loaded runtime, and `@noble/curves` is loaded only when " +
+      "something is signed or verified, which vaults never need.",
   ],
   run,
 };
-
-interface RoundTimes {
-  up: number;
-  refresh: number;
-  /** CPU of the whole engine process tree (CLI, language host, program, provider) during each, in ms. */
-  upCpu?: number;
-  refreshCpu?: number;
-  /** The same CPU split by process role (sampled from /proc, so slightly below the totals). */
-  upRoles?: Record<EngineRole, number>;
-  refreshRoles?: Record<EngineRole, number>;
-}
 
 async function run(context: FigureContext): Promise<FigureOutcome> {
   const count = context.quick ? 20 : 100;
   const rounds = context.quick ? 1 : 3;
   const warmupCount = context.quick ? 5 : 10;
   const parallel = engineDefaultParallel(os.cpus().length);
+  const cores = os.availableParallelism();
   const emulator = await startEmulatorProcess({ latencyMs: LATENCY_MS });
   try {
     await emulator.control.setRateLimit(0);
@@ -167,37 +159,19 @@ async function run(context: FigureContext): Promise<FigureOutcome> {
       "ms",
       stat("ours", "up"),
       floors("up"),
-      {
-        kind: "max",
-        value: 1.15,
-      },
+      ENGINE_TARGET,
     );
     const refresh = compare(
       `preview --refresh, no changes (${2 * count} resources)`,
       "ms",
       stat("ours", "refresh"),
       floors("refresh"),
-      { kind: "max", value: 1.15 },
+      ENGINE_TARGET,
     );
     const cpu = (which: "ours" | "noop", key: "upCpu" | "refreshCpu") =>
       summarize(times[which].map((t) => t[key] ?? 0)).median;
     const roleCpu = (which: "ours" | "noop", key: "upRoles" | "refreshRoles", role: EngineRole) =>
       summarize(times[which].map((t) => t[key]?.[role] ?? 0)).median;
-    const cpuTable = () => {
-      const rows = [
-        "| CPU (median of rounds) | ours, up | no-op, up | ours, preview --refresh | no-op, preview --refresh |",
-        "|---|---|---|---|---|",
-        `| whole process tree | ${formatMs(cpu("ours", "upCpu"))} | ${formatMs(cpu("noop", "upCpu"))} | ` +
-          `${formatMs(cpu("ours", "refreshCpu"))} | ${formatMs(cpu("noop", "refreshCpu"))} |`,
-      ];
-      for (const role of ["pulumi CLI", "program", "provider", "language host"] as const) {
-        rows.push(
-          `| ${role} | ${formatMs(roleCpu("ours", "upRoles", role))} | ${formatMs(roleCpu("noop", "upRoles", role))} | ` +
-            `${formatMs(roleCpu("ours", "refreshRoles", role))} | ${formatMs(roleCpu("noop", "refreshRoles", role))} |`,
-        );
-      }
-      return rows.join("\n");
-    };
     const perResource = (key: "upCpu" | "refreshCpu") => (cpu("ours", key) - cpu("noop", key)) / (2 * count);
     const registration = await registrationCost();
     let checkpoints: string | undefined;
@@ -234,12 +208,13 @@ async function run(context: FigureContext): Promise<FigureOutcome> {
           "engine's work, so the gap is not waiting for the API."
         );
       }),
-      `Where the time goes: CPU. The engine's processes used ${formatMs(perResource("upCpu"))} more CPU per ` +
+      `Where the time goes, measured. The engine's processes used ${formatMs(perResource("upCpu"))} more CPU per ` +
         `resource than the no-op floor during \`up\` and ${formatMs(perResource("refreshCpu"))} more during ` +
-        `\`preview --refresh\`, on ${os.availableParallelism()} cores shared by the CLI, the program, the ` +
-        "provider and the emulator. By process (sampled from /proc every 200 ms; short-lived processes are " +
-        "slightly undercounted):",
-      cpuTable(),
+        `\`preview --refresh\`, on ${cores} cores shared by the CLI, the program, the provider and the ` +
+        "emulator. By process (sampled from /proc every 200 ms; short-lived processes are slightly undercounted):",
+      cpuBreakdownTable(times.ours, times.noop, cores),
+      attributeGap(times.ours, times.noop, cores, "up"),
+      attributeGap(times.ours, times.noop, cores, "refresh"),
       ...(checkpoints ? [checkpoints] : []),
       ...(registration ? [registration] : []),
     ];
@@ -305,43 +280,22 @@ async function runOurs(
   logs: { up: LoggedRequest[]; refresh: LoggedRequest[] };
 }> {
   await emulator.control.reset("default");
-  const stack = await createFixtureStack({
-    fixture: "custody-vaults",
-    stackName: "ours",
-    config: {
-      "bench:count": { value: String(count) },
-      "bench:chain": { value: CHAIN },
-      "custody:baseUrl": { value: emulator.baseUrl },
-      "custody:accessToken": { value: emulator.accessToken, secret: true },
-      "custody:requestsPerMinute": { value: "0" },
+  const logs: { up: LoggedRequest[]; refresh: LoggedRequest[] } = { up: [], refresh: [] };
+  const times = await upThenRefresh(oursStack(emulator, count, "ours"), {
+    count,
+    parallel,
+    exclude: [emulator.pid],
+    what: "ours",
+    before: () => emulator.control.clearRequests(),
+    after: async (operation) => {
+      logs[operation] = await requestLog(emulator);
     },
   });
-  try {
-    await emulator.control.clearRequests();
-    const up = await timed(() => stack.up({ parallel }), [emulator.pid]);
-    expectCreates(up.result.summary.resourceChanges, 2 * count + 1, "ours: up");
-    const upLog = await requestLog(emulator);
-    await emulator.control.clearRequests();
-    const refresh = await timed(
-      () => stack.preview({ refresh: true, expectNoChanges: true, parallel }),
-      [emulator.pid],
-    );
-    const refreshLog = await requestLog(emulator);
-    return {
-      times: {
-        up: up.ms,
-        refresh: refresh.ms,
-        upCpu: up.childCpuMs,
-        refreshCpu: refresh.childCpuMs,
-        upRoles: up.roles,
-        refreshRoles: refresh.roles,
-      },
-      mix: { up: deriveRequestMix(upLog), refresh: deriveRequestMix(refreshLog) },
-      logs: { up: upLog, refresh: refreshLog },
-    };
-  } finally {
-    await disposeFixtureStack(stack);
-  }
+  return {
+    times,
+    mix: { up: deriveRequestMix(logs.up), refresh: deriveRequestMix(logs.refresh) },
+    logs,
+  };
 }
 
 /**
@@ -359,27 +313,8 @@ async function upWithoutCheckpoints(
   for (const which of ["ours", "noop"] as const) {
     const stack = await createFixtureStack(
       which === "ours"
-        ? {
-            fixture: "custody-vaults",
-            stackName: "ours-nocheckpoints",
-            config: {
-              "bench:count": { value: String(count) },
-              "bench:chain": { value: CHAIN },
-              "custody:baseUrl": { value: emulator.baseUrl },
-              "custody:accessToken": { value: emulator.accessToken, secret: true },
-              "custody:requestsPerMinute": { value: "0" },
-            },
-            envVars,
-          }
-        : {
-            fixture: "noop-dynamic",
-            stackName: "noop-nocheckpoints",
-            config: {
-              "bench:count": { value: String(count) },
-              "bench:sleepMs": { value: String(LATENCY_MS) },
-            },
-            envVars,
-          },
+        ? oursStack(emulator, count, "ours-nocheckpoints", envVars)
+        : noopStack(count, LATENCY_MS, "noop-nocheckpoints", envVars),
     );
     try {
       const up = await timed(() => stack.up({ parallel }), [emulator.pid]);
@@ -393,30 +328,8 @@ async function upWithoutCheckpoints(
 }
 
 /** Floor (b): the no-op fixture, same count and dependency shape. */
-async function runNoop(count: number, parallel: number, exclude: number[]): Promise<RoundTimes> {
-  const stack = await createFixtureStack({
-    fixture: "noop-dynamic",
-    stackName: "noop",
-    config: { "bench:count": { value: String(count) }, "bench:sleepMs": { value: String(LATENCY_MS) } },
-  });
-  try {
-    const up = await timed(() => stack.up({ parallel }), exclude);
-    expectCreates(up.result.summary.resourceChanges, 2 * count + 1, "noop: up");
-    const refresh = await timed(
-      () => stack.preview({ refresh: true, expectNoChanges: true, parallel }),
-      exclude,
-    );
-    return {
-      up: up.ms,
-      refresh: refresh.ms,
-      upCpu: up.childCpuMs,
-      refreshCpu: refresh.childCpuMs,
-      upRoles: up.roles,
-      refreshRoles: refresh.roles,
-    };
-  } finally {
-    await disposeFixtureStack(stack);
-  }
+function runNoop(count: number, parallel: number, exclude: number[]): Promise<RoundTimes> {
+  return upThenRefresh(noopStack(count, LATENCY_MS, "noop"), { count, parallel, exclude, what: "noop" });
 }
 
 /** Floor (a): our request mix, replayed with the sdk on a reset emulator; checks the replay sent the same mix. */
@@ -442,7 +355,7 @@ async function runReplay(
         log: logs.up,
         shape: "up",
         concurrency: parallel,
-        chain: CHAIN,
+        chain: BENCH_CHAIN,
       }),
     );
     expectSameMix(mix.up, deriveRequestMix(await requestLog(emulator)), "up");
@@ -453,34 +366,13 @@ async function runReplay(
         log: logs.refresh,
         shape: "refresh",
         concurrency: parallel,
-        chain: CHAIN,
+        chain: BENCH_CHAIN,
       }),
     );
     expectSameMix(mix.refresh, deriveRequestMix(await requestLog(emulator)), "refresh");
     return { up: up.ms, refresh: refresh.ms };
   } finally {
     await client.close();
-  }
-}
-
-/**
- * Wall time of `fn`; the CPU of the child processes that finished meanwhile (the engine's process tree); and,
- * when `exclude` is given, that CPU split by role from a /proc watcher (which skips the `exclude` pids).
- */
-async function timed<T>(
-  fn: () => Promise<T>,
-  exclude?: number[],
-): Promise<{ ms: number; childCpuMs: number; roles?: Record<EngineRole, number>; result: T }> {
-  const watcher = exclude ? watchProcessTree(200, exclude) : undefined;
-  const cpuBefore = finishedChildrenCpuMs();
-  const start = nowNs();
-  try {
-    const result = await fn();
-    const ms = elapsedMs(start);
-    const childCpuMs = finishedChildrenCpuMs() - cpuBefore;
-    return { ms, childCpuMs, roles: watcher ? cpuByRole(await watcher.stop()) : undefined, result };
-  } finally {
-    await watcher?.stop();
   }
 }
 
@@ -491,12 +383,6 @@ async function requestLog(emulator: EmulatorProcess): Promise<LoggedRequest[]> {
     throw new Error(`the emulator's request log is full (${entries.length} entries): requests were lost`);
   }
   return entries.map((e) => ({ method: e.method, path: e.url }));
-}
-
-function expectCreates(changes: Record<string, number> | undefined, expected: number, what: string): void {
-  if (changes?.create !== expected) {
-    throw new Error(`${what}: expected ${expected} creates, got ${JSON.stringify(changes)}`);
-  }
 }
 
 function expectSameMix(expected: RequestMix, actual: RequestMix, what: string): void {

@@ -3,6 +3,7 @@ import type { Figure } from "../support/figure";
 import { dataSourcesFigure } from "./data-sources";
 import { emulatorThroughputFigure } from "./emulator-throughput";
 import { engineFigure } from "./engine";
+import { engineScaleFigure } from "./engine-scale";
 import { sdkOverheadFigure } from "./sdk-overhead";
 import { sizesFigure } from "./sizes";
 
@@ -13,4 +14,5 @@ export const figures: Figure[] = [
   sdkOverheadFigure,
   emulatorThroughputFigure,
   sizesFigure,
+  engineScaleFigure,
 ];

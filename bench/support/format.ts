@@ -12,6 +12,8 @@ export function formatValue(value: number, unit: Unit): string {
       return formatBytes(value);
     case "req/s":
       return `${formatInt(value)} req/s`;
+    case "ratio":
+      return formatRatio(value);
   }
 }
 

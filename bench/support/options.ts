@@ -19,7 +19,8 @@ export interface BenchOptions {
 export const USAGE = `usage: node dist/bench/run.js [--only <figure>[,<figure>...]] [--quick] [--markdown | --no-markdown] [--render]
   --only      run only these figures (id or number; repeatable or comma-separated)
   --quick     smaller N and fewer samples, for a fast smoke run
-  --markdown  render BENCHMARKS.md even for a partial or quick run (default: only for a full run)
+  --markdown  render BENCHMARKS.md even for a partial or quick run (default: only for a full run); with --only,
+              the figures that did not run keep their previous results (bench/results/latest.json)
   --render    re-render BENCHMARKS.md from bench/results/latest.json (with the figures' current prose), measure nothing`;
 
 /** Parses `argv` (without node and the script); throws with the usage on anything unknown. */

@@ -25,7 +25,7 @@ export function renderBenchmarksMarkdown(results: BenchResults): string {
     "```sh",
     "npm run bench                      # every figure; rewrites BENCHMARKS.md",
     "npm run bench -- --quick           # smaller N, fewer samples; leaves this file alone",
-    "npm run bench -- --only engine     # one figure: engine, data-sources, sdk-overhead, emulator-throughput, sizes",
+    "npm run bench -- --only engine     # one figure: engine, data-sources, sdk-overhead, emulator-throughput, sizes, engine-scale",
     "```",
     "",
   );
@@ -44,7 +44,7 @@ export function renderBenchmarksMarkdown(results: BenchResults): string {
   out.push("## Summary", "");
   out.push(...renderSummary(results.figures), "");
   out.push(...renderMisses(results.figures));
-  for (const figure of results.figures) out.push(...renderFigure(figure), "");
+  for (const figure of results.figures) out.push(...renderFigure(figure, results.quick), "");
   return `${out.join("\n").trimEnd()}\n`;
 }
 
@@ -127,7 +127,7 @@ export function floorSummary(c: Comparison): string {
   return `${formatValue(chosen.value.median, c.unit)} ${chosen.name}`;
 }
 
-function renderFigure(f: FigureResult): string[] {
+function renderFigure(f: FigureResult, quick: boolean): string[] {
   const out = [`## ${f.number}. ${f.title}`, ""];
   for (const p of f.method) out.push(p, "");
   const settings = Object.entries(f.settings);
@@ -150,6 +150,10 @@ function renderFigure(f: FigureResult): string[] {
     );
   }
   out.push("");
+  if (f.chart) {
+    // Where bench/run.ts writes it: bench/ for a full run, bench/results/ for a quick one.
+    out.push(`![${f.chart.title}](bench/${quick ? "results/" : ""}${f.chart.file})`, "");
+  }
   const floorNotes = new Map<string, string>();
   for (const c of f.comparisons) for (const fl of c.floors) floorNotes.set(fl.name, fl.description);
   if (floorNotes.size > 0) {

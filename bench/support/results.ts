@@ -7,7 +7,33 @@ import type { MachineInfo } from "./machine";
 import type { Stat } from "./stats";
 
 /** Unit of a compared quantity; it decides how values are printed. */
-export type Unit = "ms" | "requests" | "bytes" | "req/s";
+export type Unit = "ms" | "requests" | "bytes" | "req/s" | "ratio";
+
+/** One line of a {@link LineChart}. */
+export interface ChartSeries {
+  /** Legend text. */
+  name: string;
+  /** CSS colour of the line. */
+  color: string;
+  /** Dashed line with hollow markers (floors), or solid (ours). */
+  dashed?: boolean;
+  /** `[x, y]` in the chart's units, in x order. */
+  points: Array<[number, number]>;
+}
+
+/** A line chart a figure asks the runner to write next to `BENCHMARKS.md` (see `svg-chart.ts`). */
+export interface LineChart {
+  /** File name, e.g. `scale.svg`: written to `bench/` by a full run, to `bench/results/` by a quick one. */
+  file: string;
+  /** Title, drawn above the plot. */
+  title: string;
+  /** Label of the horizontal axis. */
+  xLabel: string;
+  /** Label of the vertical axis. */
+  yLabel: string;
+  /** The lines. */
+  series: ChartSeries[];
+}
 
 /** The goal a ratio is held to. */
 export interface Target {
@@ -63,6 +89,8 @@ export interface FigureResult {
   notes: string[];
   /** Causes and fixes, written by hand from profiles and measurements (see the figure module). */
   analysis: string[];
+  /** A chart of the figure's numbers, rendered to SVG by the runner and shown in its section. */
+  chart?: LineChart;
   /** Set when the figure could not run; the message says why. */
   error?: string;
   /** Wall time the figure took, in seconds. */
@@ -128,4 +156,23 @@ export async function readResults(file: string): Promise<BenchResults> {
   const parsed = JSON.parse(await fs.promises.readFile(file, "utf8")) as BenchResults;
   if (parsed.format !== 1) throw new Error(`${file}: unknown results format ${String(parsed.format)}`);
   return parsed;
+}
+
+/**
+ * A partial run (`--only`) merged into the previous results, so that `bench/results/latest.json` and a
+ * `BENCHMARKS.md` rendered from it keep the figures that did not run: each figure of `run` replaces the one with
+ * the same id, the others are kept, in the order of `order` (figure ids). Results of another mode (quick or
+ * full) are not mixed: `run` is returned alone. The total duration becomes the sum of the figures' durations.
+ */
+export function mergeResults(
+  previous: BenchResults | undefined,
+  run: BenchResults,
+  order: readonly string[],
+): BenchResults {
+  if (!previous || previous.quick !== run.quick) return run;
+  const byId = new Map(previous.figures.map((f) => [f.id, f]));
+  for (const f of run.figures) byId.set(f.id, f);
+  const rank = (id: string) => (order.includes(id) ? order.indexOf(id) : order.length);
+  const figures = [...byId.values()].sort((a, b) => rank(a.id) - rank(b.id));
+  return { ...run, figures, durationS: figures.reduce((sum, f) => sum + f.durationS, 0) };
 }
