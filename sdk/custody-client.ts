@@ -16,6 +16,7 @@ import {
   type RequestArgs,
   type RequestEvent,
   RequestPipeline,
+  type RequestSigner,
 } from "./request-pipeline";
 import { Blockchains } from "./resources/blockchains";
 import { Transactions } from "./resources/transactions";
@@ -24,7 +25,7 @@ import { Users } from "./resources/users";
 import { Vaults } from "./resources/vaults";
 import { Webhooks } from "./resources/webhooks";
 import type { EndpointName } from "./schema/endpoints";
-import { type PemKey, p256PrivateScalar } from "./signing/pem-keys";
+import type { PemKey } from "./signing/pem-keys";
 import { parseBaseUrl } from "./transport/base-url";
 import { HttpTransport } from "./transport/http-transport";
 import { DEFAULT_REQUESTS_PER_MINUTE, RateLimiter } from "./transport/rate-limiter";
@@ -141,20 +142,20 @@ export class CustodyClient {
     if (options.userAgent !== undefined && !/^[\x20-\x7e]*$/.test(String(options.userAgent))) {
       throw configError("userAgent must be printable ASCII");
     }
-    const privateScalar =
-      options.apiUserPrivateKey === undefined ? undefined : parseKey(options.apiUserPrivateKey);
+    const signer =
+      options.apiUserPrivateKey === undefined ? undefined : requestSigner(options.apiUserPrivateKey);
     const advanced = options.advanced ?? {};
     const now = advanced.now ?? Date.now;
     const sleep = advanced.sleep ?? realSleep;
 
     this.#transport = new HttpTransport({ timeoutMs, dispatcher: options.dispatcher });
-    this.#signs = privateScalar !== undefined;
+    this.#signs = signer !== undefined;
     const secrets = [accessToken];
     if (typeof options.apiUserPrivateKey === "string") secrets.push(options.apiUserPrivateKey.trim());
     this.#pipeline = new RequestPipeline({
       baseUrl: this.baseUrl,
       accessToken,
-      privateScalar,
+      signer,
       transport: this.#transport,
       retryPolicy: new RetryPolicy({
         maxRetries,
@@ -247,13 +248,21 @@ function checkNumber(name: string, value: unknown, fallback: number): number {
   return value;
 }
 
-function parseKey(key: PemKey): Uint8Array {
+/**
+ * Parses the key once and returns the signer of the client's requests. The signing modules are loaded here, by a
+ * client that has a key, so a process that never signs (the Pulumi provider process among them) never loads them.
+ */
+function requestSigner(key: PemKey): RequestSigner {
+  const { p256PrivateScalar }: typeof import("./signing/pem-keys") = require("./signing/pem-keys");
+  const { signWithScalar }: typeof import("./signing/sign-request") = require("./signing/sign-request");
+  let scalar: Uint8Array;
   try {
-    return p256PrivateScalar(key);
+    scalar = p256PrivateScalar(key);
   } catch (err) {
     throw new CustodyConfigurationError(
       CustodyErrorCode.INVALID_PRIVATE_KEY,
       `apiUserPrivateKey is unusable: ${(err as Error).message}`,
     );
   }
+  return (path, timestamp, body) => signWithScalar(path, timestamp, body, scalar);
 }

@@ -20,7 +20,6 @@ import { compiledParseWhenBusy } from "./schema/compiled-validator";
 import { type EndpointName, type EndpointSpec, endpoints, fillPath } from "./schema/endpoints";
 import type { ValidationIssue } from "./schema/errors";
 import { withErrorMap } from "./schema/open";
-import { signWithScalar } from "./signing/sign-request";
 import { TransportFailure, type TransportRequest, type TransportResponse } from "./transport/http-transport";
 import { encodeQuery } from "./transport/query-string";
 import type { RateLimiter } from "./transport/rate-limiter";
@@ -88,11 +87,14 @@ export interface Transport {
   send(req: TransportRequest): Promise<TransportResponse>;
 }
 
+/** Signs `<path>|<timestamp>|<body>` with the API user's key (`signing/sign-request.ts`); gives `x-signature`. */
+export type RequestSigner = (path: string, timestamp: string, body: string) => string;
+
 /** Everything the pipeline needs; built by `CustodyClient`. */
 export interface RequestPipelineOptions {
   baseUrl: string;
   accessToken: string;
-  privateScalar?: Uint8Array;
+  signer?: RequestSigner;
   transport: Transport;
   retryPolicy: RetryPolicy;
   limiter?: RateLimiter;
@@ -138,7 +140,7 @@ export class RequestPipeline {
    */
   async request<N extends EndpointName>(name: N, args: RequestArgs = {}): Promise<EndpointResponse<N>> {
     const spec: EndpointSpec = endpoints[name];
-    if (spec.signed && this.#o.privateScalar === undefined) {
+    if (spec.signed && this.#o.signer === undefined) {
       throw new CustodyConfigurationError(
         CustodyErrorCode.SIGNING_KEY_MISSING,
         `${spec.method} ${spec.path} must be signed; pass apiUserPrivateKey (the API user's P-256 ` +
@@ -239,7 +241,7 @@ export class RequestPipeline {
           // A fresh timestamp per attempt (the signature is valid for a short window) over the same bytes.
           const timestamp = String(Math.floor(this.#o.now()));
           headers["x-timestamp"] = timestamp;
-          headers["x-signature"] = signWithScalar(path, timestamp, bodyText ?? "", this.#o.privateScalar!);
+          headers["x-signature"] = this.#o.signer!(path, timestamp, bodyText ?? "");
         }
         res = await this.#o.transport.send({ method: spec.method, url, headers, body: bodyText, signal });
       } catch (err) {

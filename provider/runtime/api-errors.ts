@@ -2,7 +2,7 @@
  * How the provider reads the client's errors: through the sdk's error classes and their stable `code`s only,
  * never through message text or status numbers of its own.
  */
-import { CustodyError, CustodyErrorCode, CustodyRateLimitError } from "../../sdk";
+import { CustodyError, CustodyErrorCode, CustodyRateLimitError } from "../../sdk/errors";
 
 /** The error as a client error, or `undefined` for anything else (a bug, a failure outside the client). */
 function clientError(err: unknown): CustodyError | undefined {

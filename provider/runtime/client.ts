@@ -2,7 +2,10 @@
  * The provider process's custody client: built on first use from the settings that `configure()` received
  * (stack config) or from the environment, and reused for every resource of that process.
  */
-import { CustodyClient, DEFAULT_REQUESTS_PER_MINUTE } from "../../sdk";
+// From their modules rather than the sdk's entry point, which also exports request signing and webhook
+// verification: the provider process loads no signing code (a client signs only when given a key).
+import { CustodyClient } from "../../sdk/custody-client";
+import { DEFAULT_REQUESTS_PER_MINUTE } from "../../sdk/transport/rate-limiter";
 import { type ConfigLookup, type CustodySettings, resolveSettings, SETTINGS } from "../config";
 import { exitWhenEngineIsGone } from "./provider-host";
 import { requestDiagnostics } from "./request-diagnostics";

@@ -8,14 +8,14 @@
  * the provider with the configuration recorded in the state by the last `up`, unless `--run-program` is given.
  * When that recorded token is refused and `CUSTODY_ACCESS_TOKEN` holds another one, that one is used.
  */
+import type { CustodyClient } from "../../sdk/custody-client";
 import {
   CustodyAuthenticationError,
-  type CustodyClient,
   CustodyConfigurationError,
   CustodyConnectionError,
   CustodyNotFoundError,
   CustodyPermissionError,
-} from "../../sdk";
+} from "../../sdk/errors";
 import { type CustodySettings, CustodySettingsError, SETTINGS } from "../config";
 import { clientFor, currentSettings, settingFromConfig } from "./client";
 import { notifyUser } from "./notify";

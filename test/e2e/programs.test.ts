@@ -162,7 +162,7 @@ describe("programs users run first (real engine, emulator)", () => {
       });
 
       assert.match(stdout, /drift detected/);
-      assert.match(stdout, /~ name: "renamed in the console" => "Payments \(production\)"/);
+      assert.match(stdout, /~ name\s*: "renamed in the console" => "Payments \(production\)"/);
       assert.match(stdout, /token rotation: nothing to change in the state, the new secrets just work/);
       assert.match(stdout, /run-local: every workflow step behaved as in CI/);
     });

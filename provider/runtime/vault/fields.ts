@@ -2,7 +2,7 @@
  * The fields of a vault that the `Vault` resource's outputs and the vault data sources show, each read once
  * from the sdk's typed record (a union on `type`). Adding a field is one entry here.
  */
-import { isModelledVault, type ModelledVault, type Vault as VaultRecord } from "../../../sdk";
+import { isModelledVault, type ModelledVault, type Vault as VaultRecord } from "../../../sdk/schema";
 import { type Projected, project } from "../projection";
 
 /** A vault of a type that has a key in the platform (every modelled type but `exchange` and `safe`). */
