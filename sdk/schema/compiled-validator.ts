@@ -1,7 +1,9 @@
 /**
- * A fast accept path for response schemas: each zod schema is translated once into JSON Schema and compiled by
- * ajv, and a body that the compiled validator accepts is returned as zod would have returned it, without
- * running zod. A body it rejects goes through zod as before, so error messages and paths never change.
+ * A fast accept path for the schemas of the endpoint table (responses, and request path, query and body): each
+ * zod schema is translated into JSON Schema and compiled by ajv, and a body that the compiled validator accepts
+ * is returned as zod would have returned it, without running zod. A body it rejects goes through zod as before,
+ * so error messages and paths never change. The compile happens at build time (`scripts/build-validators.js`
+ * writes ajv's standalone code into `dist/sdk/schema/validators/`); at run time the sdk only loads it.
  *
  * The translation is our own walk over the zod schema rather than `z.toJSONSchema`, which drops refinements
  * silently and would turn an open enum's `meta({ enum })` into a closed enum. Here every construct is either
