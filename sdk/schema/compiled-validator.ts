@@ -1,13 +1,17 @@
 /**
- * A fast accept path for response schemas: each zod schema is translated once into JSON Schema and compiled by
- * ajv, and a body that the compiled validator accepts is returned as zod would have returned it, without
- * running zod. A body it rejects goes through zod as before, so error messages and paths never change.
+ * A fast accept path for the schemas of the endpoint table (responses, and request path, query and body): each
+ * zod schema is translated into JSON Schema and compiled by ajv, and a body that the compiled validator accepts
+ * is returned as zod would have returned it, without running zod. A body it rejects goes through zod as before,
+ * so error messages and paths never change. The compile happens at build time (`scripts/build-validators.js`
+ * writes ajv's standalone code into `dist/sdk/schema/validators/`); at run time the sdk only loads it.
  *
  * The translation is our own walk over the zod schema rather than `z.toJSONSchema`, which drops refinements
  * silently and would turn an open enum's `meta({ enum })` into a closed enum. Here every construct is either
  * translated to something exactly as strict as zod or stricter (a stricter answer only sends the body to zod),
  * or the whole schema is refused and keeps using zod alone. BENCHMARKS.md, figure 3, has the cost it saves.
  */
+import { createHash } from "node:crypto";
+import type { Options } from "ajv";
 import type { z } from "zod";
 import { isClosedWorld, openEnumRule, openUnionRule } from "./open";
 
@@ -15,6 +19,8 @@ import { isClosedWorld, openEnumRule, openUnionRule } from "./open";
 type JsonSchema = boolean | { [keyword: string]: unknown };
 /** Builds the value zod would return for an input it accepts. */
 type Copy = (value: unknown) => unknown;
+/** A validator, compiled by ajv at build time or at run time. */
+type Test = (value: unknown) => boolean;
 /** The compiled fast path of one schema: the output zod would give, or `undefined` to ask zod. */
 export type CompiledParse = (value: unknown) => { data: unknown } | undefined;
 
@@ -22,32 +28,188 @@ export type CompiledParse = (value: unknown) => { data: unknown } | undefined;
 class Unsupported extends Error {}
 
 const identity: Copy = (value) => value;
-const compiled = new WeakMap<z.ZodType, CompiledParse | null>();
-const uses = new WeakMap<z.ZodType, number>();
 
 /**
- * Calls of one schema that zod validates before it is compiled. Compiling a large schema (the vault union)
- * takes tens of milliseconds, about what zod spends on a few thousand bodies, so a program that makes a handful
- * of calls never pays for it, and one that makes many pays once.
+ * The translation of one zod schema: the JSON Schema of the whole (`id` names it), one JSON Schema per option
+ * of each union whose options zod outputs differently (`copy` picks the first option its test accepts), and
+ * `fingerprint`, the digest of both, which ties validators built from them to this exact translation.
  */
-export const COMPILE_AFTER_CALLS = 256;
+interface Translation {
+  json: { [keyword: string]: unknown };
+  options: { [keyword: string]: unknown }[];
+  copy: Copy;
+  /** Filled with the options' validators, in the order of `options`, before `copy` is called. */
+  tests: Test[];
+  fingerprint: string;
+}
+
+/** `$id` of a translated schema; the options refer to its definitions through it. */
+const ROOT_ID = "root";
+/** The name under which a module built by {@link standaloneModule} exports the validator of option `i`. */
+const optionExport = (i: number) => `option${i}`;
 
 /**
- * The fast path of `schema` once it has been asked for more than {@link COMPILE_AFTER_CALLS} times;
- * `undefined` before that, and for schemas the translation does not cover.
+ * The ajv options of every validator, at build time and at run time alike; `source` keeps the generated code,
+ * which ajv's standalone mode writes out.
+ */
+function ajvOptions(source: boolean): Options {
+  return {
+    // zod tests patterns as plain JavaScript regular expressions, without the `u` flag.
+    unicodeRegExp: false,
+    allErrors: false,
+    validateFormats: false,
+    strict: true,
+    // The translation nests constraints in `allOf` next to their `type`, which ajv's strict typing flags.
+    strictTypes: false,
+    code: { optimize: true, source },
+    // zod words the errors: ajv's would be dropped, so the generated code leaves out their messages.
+    messages: false,
+    // Shared parts stay functions of their own (see `translateWhole`).
+    inlineRefs: false,
+  };
+}
+
+/** Translates `schema`, or `undefined` when it has a construct the translation does not cover. */
+function translateWhole(schema: z.ZodType): Translation | undefined {
+  shared = { definitions: {}, byZod: new Map(), options: [], tests: [] };
+  const { definitions, options, tests } = shared;
+  let translated: { json: JsonSchema; copy: Copy };
+  try {
+    translated = translate(schema);
+  } catch (err) {
+    if (err instanceof Unsupported) return undefined;
+    throw err;
+  }
+  // Each shared part becomes one function that the others call, rather than being inlined everywhere:
+  // the vault union alone repeats the same refs in sixteen variants.
+  // Wrapped rather than merged: the whole is often a bare `$ref`, whose siblings draft-07 ignores.
+  const json = { $id: ROOT_ID, definitions, allOf: [translated.json] };
+  const fingerprint = createHash("sha256")
+    .update(JSON.stringify([json, options]))
+    .digest("base64url");
+  return { json, options, copy: translated.copy, tests, fingerprint };
+}
+
+/** The fast path made of a translation and the validators of its whole and of its options. */
+function fastPath(translation: Translation, validate: Test, optionTests: Test[]): CompiledParse {
+  translation.tests.push(...optionTests);
+  const copy = translation.copy;
+  return (value) => {
+    // The emulator parses with enums and unions closed; this path only knows the open world.
+    if (isClosedWorld() || !validate(value)) return undefined;
+    return { data: copy(value) };
+  };
+}
+
+// ---- Validators built at build time --------------------------------------------------------------------
+
+/**
+ * The schemas of the endpoint table that get a validator built at build time, by the file name of its module
+ * (`<operation>.<part>`, e.g. `getVault.response`); a schema shared by several endpoints is built once, under
+ * its first name.
+ */
+export function prebuiltSchemas(): Map<string, z.ZodType> {
+  // Required here rather than imported: the table is only needed once a validator is.
+  const { endpoints } = require("./endpoints") as typeof import("./endpoints");
+  const byName = new Map<string, z.ZodType>();
+  const seen = new Set<z.ZodType>();
+  for (const [operation, spec] of Object.entries(endpoints)) {
+    for (const part of ["pathParams", "query", "body", "response"] as const) {
+      const schema = (spec as import("./endpoints").EndpointSpec)[part] as z.ZodType | undefined;
+      if (schema === undefined || seen.has(schema)) continue;
+      seen.add(schema);
+      byName.set(`${operation}.${part}`, schema);
+    }
+  }
+  return byName;
+}
+
+/**
+ * The source of the CommonJS module of `schema`'s validators, written by `scripts/build-validators.js`:
+ * ajv's standalone code, which needs ajv's small run-time helpers but never its compiler; `undefined` when the
+ * translation does not cover the schema.
+ */
+export function standaloneModule(schema: z.ZodType): string | undefined {
+  const translation = translateWhole(schema);
+  if (translation === undefined) return undefined;
+  const Ajv = (require("ajv") as typeof import("ajv")).default;
+  const standaloneCode = (require("ajv/dist/standalone") as typeof import("ajv/dist/standalone")).default;
+  const ajv = new Ajv(ajvOptions(true));
+  ajv.addSchema(translation.json);
+  const exports: Record<string, string> = { validate: ROOT_ID };
+  translation.options.forEach((option, i) => {
+    const id = `${ROOT_ID}.${optionExport(i)}`;
+    ajv.addSchema({ ...option, $id: id });
+    exports[optionExport(i)] = id;
+  });
+  const code = standaloneCode(ajv, exports);
+  return `${code}\nexports.fingerprint = ${JSON.stringify(translation.fingerprint)};\n`;
+}
+
+/** The exports of a module written by {@link standaloneModule}. */
+interface PrebuiltModule {
+  validate: Test;
+  fingerprint: string;
+  [option: string]: unknown;
+}
+
+const prebuilt = new WeakMap<z.ZodType, CompiledParse | null>();
+let prebuiltNames: WeakMap<z.ZodType, string> | undefined;
+
+/**
+ * The fast path of `schema` from its validator built at build time, loaded on first use of the schema (so
+ * loading the sdk stays cheap) and never compiled at run time; `undefined`, and zod alone, for a schema outside
+ * the endpoint table, one the translation does not cover, or when the built validator is missing (a build
+ * without `scripts/build-validators.js`) or was built from another version of the schema.
+ */
+export function prebuiltParse(schema: z.ZodType): CompiledParse | undefined {
+  let parse = prebuilt.get(schema);
+  if (parse === undefined) {
+    parse = loadPrebuilt(schema);
+    prebuilt.set(schema, parse);
+  }
+  return parse ?? undefined;
+}
+
+/**
+ * What the request pipeline asks for every body it checks: {@link prebuiltParse}, from the first call on.
+ * (Validators were once compiled at run time after a number of calls; the name stays for its callers.)
  */
 export function compiledParseWhenBusy(schema: z.ZodType): CompiledParse | undefined {
-  const parse = compiled.get(schema);
-  if (parse !== undefined) return parse ?? undefined;
-  const calls = (uses.get(schema) ?? 0) + 1;
-  uses.set(schema, calls);
-  return calls > COMPILE_AFTER_CALLS ? compiledParse(schema) : undefined;
+  return prebuiltParse(schema);
 }
-let ajvInstance: import("ajv").default | undefined;
+
+function loadPrebuilt(schema: z.ZodType): CompiledParse | null {
+  if (prebuiltNames === undefined) {
+    prebuiltNames = new WeakMap();
+    for (const [name, known] of prebuiltSchemas()) prebuiltNames.set(known, name);
+  }
+  const name = prebuiltNames.get(schema);
+  if (name === undefined) return null;
+  let module: PrebuiltModule;
+  try {
+    module = require(`./validators/${name}.js`) as PrebuiltModule;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "MODULE_NOT_FOUND") return null;
+    throw err;
+  }
+  const translation = translateWhole(schema);
+  // A validator built from another translation could accept what zod now refuses.
+  if (translation === undefined || translation.fingerprint !== module.fingerprint) return null;
+  const optionTests = translation.options.map((_, i) => module[optionExport(i)] as Test);
+  if (optionTests.some((test) => typeof test !== "function")) return null;
+  return fastPath(translation, module.validate, optionTests);
+}
+
+// ---- Validators compiled at run time ----------------------------------------------------------------------
+
+const compiled = new WeakMap<z.ZodType, CompiledParse | null>();
 
 /**
- * The fast path of `schema`, compiled on first use; `undefined` when the schema has a construct the
- * translation does not cover (a transform, a default, an unknown refinement...).
+ * The fast path of `schema`, compiled by ajv at run time on first use; `undefined` when the schema has a
+ * construct the translation does not cover (a transform, a default, an unknown refinement...). The sdk never
+ * calls it (its schemas have validators built at build time, {@link prebuiltParse}); it serves schemas outside
+ * the endpoint table, and the tests of the translation itself.
  */
 export function compiledParse(schema: z.ZodType): CompiledParse | undefined {
   let parse = compiled.get(schema);
@@ -58,54 +220,31 @@ export function compiledParse(schema: z.ZodType): CompiledParse | undefined {
   return parse ?? undefined;
 }
 
-/** Shared parts (objects, open unions) of the schema being translated, by zod schema, as `definitions`. */
+function compile(schema: z.ZodType): CompiledParse | null {
+  const translation = translateWhole(schema);
+  if (translation === undefined) return null;
+  // An instance of its own: the `$id`s of the translation are the same for every schema.
+  const Ajv = (require("ajv") as typeof import("ajv")).default;
+  const ajv = new Ajv(ajvOptions(false));
+  const validate = ajv.compile(translation.json);
+  const optionTests = translation.options.map(
+    (option, i) => ajv.compile({ ...option, $id: `${ROOT_ID}.${optionExport(i)}` }) as Test,
+  );
+  return fastPath(translation, validate, optionTests);
+}
+
+// ---- The translation --------------------------------------------------------------------------------------
+
+/**
+ * Shared parts (objects) of the schema being translated, as `definitions`, and the options of its unions
+ * (see {@link Translation}).
+ */
 let shared: {
   definitions: Record<string, JsonSchema>;
   byZod: Map<z.ZodType, { json: JsonSchema; copy: Copy }>;
+  options: { [keyword: string]: unknown }[];
+  tests: Test[];
 };
-
-function compile(schema: z.ZodType): CompiledParse | null {
-  let translated: { json: JsonSchema; copy: Copy };
-  shared = { definitions: {}, byZod: new Map() };
-  const definitions = shared.definitions;
-  try {
-    translated = translate(schema);
-    // Each shared part becomes one function that the others call, rather than being inlined everywhere:
-    // the vault union alone repeats the same refs in sixteen variants.
-    if (typeof translated.json === "object") translated.json.definitions = definitions;
-    else translated.json = { definitions, allOf: [translated.json] };
-  } catch (err) {
-    if (err instanceof Unsupported) return null;
-    throw err;
-  }
-  const validate = ajv().compile(translated.json);
-  const copy = translated.copy;
-  return (value) => {
-    // The emulator parses with enums and unions closed; this path only knows the open world.
-    if (isClosedWorld() || !validate(value)) return undefined;
-    return { data: copy(value) };
-  };
-}
-
-function ajv(): import("ajv").default {
-  if (ajvInstance === undefined) {
-    // Loaded on first use, so that merely loading the sdk does not pay for ajv.
-    const Ajv = (require("ajv") as typeof import("ajv")).default;
-    ajvInstance = new Ajv({
-      // zod tests patterns as plain JavaScript regular expressions, without the `u` flag.
-      unicodeRegExp: false,
-      allErrors: false,
-      validateFormats: false,
-      strict: true,
-      // The translation nests constraints in `allOf` next to their `type`, which ajv's strict typing flags.
-      strictTypes: false,
-      code: { optimize: true },
-      // Shared parts stay functions of their own (see `compile`).
-      inlineRefs: false,
-    });
-  }
-  return ajvInstance;
-}
 
 /** zod's own check of a safe integer (`.int()`). */
 const SAFE_INTEGER = { type: "integer", minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER };
@@ -214,18 +353,17 @@ function translateNew(schema: z.ZodType): { json: JsonSchema; copy: Copy } {
       const options = (def.options as z.ZodType[]).map(translate);
       const json = { anyOf: options.map((o) => o.json) };
       if (options.every((o) => o.copy === identity)) return { json, copy: identity };
-      // zod returns the output of the first option that accepts the value. Compiled on first use, once the
-      // definitions the options refer to are complete.
-      const { definitions } = shared;
-      let tests: ((value: unknown) => boolean)[] | undefined;
+      // zod returns the output of the first option that accepts the value. Each option is a schema of its own,
+      // referring to the definitions of the whole (`ROOT_ID`); its validator lands in `tests` at the same index.
+      const first = shared.options.length;
+      for (const o of options) shared.options.push({ allOf: [rootRefs(o.json)] });
+      const { tests } = shared;
       const copies = options.map((o) => o.copy);
       return {
         json,
         copy: (value) => {
-          tests ??= options.map(
-            (o) => ajv().compile({ definitions, allOf: [o.json] }) as (v: unknown) => boolean,
-          );
-          const i = tests.findIndex((test) => test(value));
+          let i = 0;
+          while (!tests[first + i]!(value)) i++;
           return copies[i]!(value);
         },
       };
@@ -361,6 +499,21 @@ function arrayCheck(check: ZodCheck): JsonSchema {
   if (def.check === "min_length") return { minItems: def.minimum };
   if (def.check === "max_length") return { maxItems: def.maximum };
   throw new Unsupported(`array check ${def.check}`);
+}
+
+/** `json` with its local references (`#/definitions/...`) made references into the whole (`ROOT_ID`). */
+function rootRefs(json: JsonSchema): JsonSchema {
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (node === null || typeof node !== "object") return node;
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(node)) {
+      out[key] =
+        key === "$ref" && typeof value === "string" && value.startsWith("#") ? ROOT_ID + value : walk(value);
+    }
+    return out;
+  };
+  return walk(json) as JsonSchema;
 }
 
 function noChecks(checks: readonly ZodCheck[]): void {

@@ -1,13 +1,20 @@
 // The compiled fast path of response validation (sdk/schema/compiled-validator.ts) must answer exactly as zod
 // does: it accepts a body if and only if zod accepts it, and returns the same value, key order included. Checked
 // over instances generated from the service's published OpenAPI document (valid ones, ones carrying values of
-// a later release, and mutated ones that break them), for every response schema of the endpoint table.
+// a later release, and mutated ones that break them), for every response schema of the endpoint table, with
+// the validators that the build wrote (scripts/build-validators.js), which the sdk uses from its first call.
 import * as assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import * as path from "node:path";
+import { promisify } from "node:util";
 import fc from "fast-check";
-import { MockAgent } from "undici";
 import { z } from "zod";
-import { CustodyClient, CustodyResponseValidationError } from "../../../sdk";
-import { COMPILE_AFTER_CALLS, compiledParse } from "../../../sdk/schema/compiled-validator";
+import {
+  type CompiledParse,
+  compiledParse,
+  prebuiltParse,
+  prebuiltSchemas,
+} from "../../../sdk/schema/compiled-validator";
 import { type EndpointName, type EndpointSpec, endpoints } from "../../../sdk/schema/endpoints";
 import { closedWorld, openEnum, openUnion } from "../../../sdk/schema/open";
 import { Vault } from "../../../sdk/schema/vaults";
@@ -90,9 +97,12 @@ const mutation: fc.Arbitrary<Mutation> = fc.record({
   edge: fc.nat(),
 });
 
-/** Asserts the compiled path and zod agree on `body`; returns whether zod accepted it. */
+/**
+ * Asserts the fast path and zod agree on `body`; returns whether zod accepted it. The fast path is the
+ * validator built at build time for a schema of the endpoint table, else one compiled at run time.
+ */
 function assertSameAnswer(name: string, schema: z.ZodType, body: unknown): boolean {
-  const parse = compiledParse(schema)!;
+  const parse: CompiledParse = prebuiltParse(schema) ?? compiledParse(schema)!;
   const fast = parse(body);
   const slow = schema.safeParse(body);
   const shown = JSON.stringify(body);
@@ -120,8 +130,8 @@ describe("sdk: compiled response validation answers exactly as zod", function ()
     const schema = spec.response;
     if (schema === undefined) continue;
     describe(`${name}: ${spec.method} ${spec.path}`, () => {
-      it("is compiled", () => {
-        assert.ok(compiledParse(schema), `${name}'s response schema fell back to zod alone`);
+      it("has a validator built at build time", () => {
+        assert.ok(prebuiltParse(schema), `${name}'s response schema fell back to zod alone`);
       });
 
       it("accepts a document instance (random, through every union variant, or of a later release) iff zod does, with the same output", () => {
@@ -156,6 +166,24 @@ describe("sdk: compiled response validation answers exactly as zod", function ()
     });
   }
 
+  describe("the validators built at build time", () => {
+    it("cover every schema of the endpoint table that the translation covers, and only those", () => {
+      const schemas = [...prebuiltSchemas()];
+      // Request parts (path, query, body) are there too, not only responses.
+      assert.ok(schemas.some(([name]) => name.endsWith(".body")));
+      const built = schemas.filter(([, schema]) => prebuiltParse(schema) !== undefined).map(([n]) => n);
+      const covered = schemas.filter(([, schema]) => compiledParse(schema) !== undefined).map(([n]) => n);
+      assert.deepEqual(built, covered);
+      assert.ok(built.length >= 15, `built: ${built.join(", ")}`);
+    });
+
+    it("leave a schema outside the endpoint table to zod (or to a compile it asks for)", () => {
+      const schema = z.object({ a: z.string() });
+      assert.equal(prebuiltParse(schema), undefined);
+      assert.ok(compiledParse(schema));
+    });
+  });
+
   describe("totals", () => {
     it("checked bodies that both accept and bodies that both reject", () => {
       // Each side must be well represented, or the equivalence above says little about it.
@@ -173,9 +201,9 @@ describe("sdk: compiled response validation answers exactly as zod", function ()
         })
         .find((v) => (v as { type: string }).type === "value_of_a_later_release");
       assert.ok(vault, "the generator made no vault of a later type");
-      assert.ok(compiledParse(Vault)!(vault), "accepted in the open world");
+      assert.ok(prebuiltParse(Vault)!(vault), "accepted in the open world");
       assert.equal(
-        closedWorld(() => compiledParse(Vault)!(vault)),
+        closedWorld(() => prebuiltParse(Vault)!(vault)),
         undefined,
       );
     });
@@ -224,47 +252,107 @@ describe("sdk: compiled response validation answers exactly as zod", function ()
   });
 });
 
-describe("sdk: responses after the compiled path takes over", () => {
-  it("returns the same vault, and rejects a broken one with the same error, as in the first calls", async () => {
-    const agent = new MockAgent();
-    agent.disableNetConnect();
-    let reply: unknown;
-    agent
-      .get("https://custody.test")
-      .intercept({ path: () => true, method: "GET" })
-      .reply(() => ({ statusCode: 200, data: JSON.stringify(reply) }))
-      .persist();
-    const client = new CustodyClient({
-      baseUrl: "https://custody.test",
-      accessToken: TOKEN,
-      requestsPerMinute: 0,
-      maxRetries: 0,
-      dispatcher: agent,
-    });
-    const [vault] = fc.sample(instancesOf(responsePointer(endpoints.getVault), { future: true }), {
-      numRuns: 1,
-      seed: 3,
-    }) as { id: string }[];
-    reply = vault;
-    const broken = { ...vault, id: 42 };
-    const id = "00000000-0000-4000-8000-000000000000";
-    const errorOf = async () => {
-      reply = broken;
-      const error = await client.vaults.get(id).then(
-        () => assert.fail("a broken vault was accepted"),
-        (e: Error) => e,
-      );
-      reply = vault;
-      return error;
-    };
-    const early = { got: await client.vaults.get(id), error: await errorOf() };
-    for (let i = 0; i < COMPILE_AFTER_CALLS; i++) await client.vaults.get(id);
-    assert.ok(compiledParse(Vault), "compiled by now");
-    const late = { got: await client.vaults.get(id), error: await errorOf() };
-    assert.equal(JSON.stringify(late.got), JSON.stringify(early.got));
-    assert.ok(late.error instanceof CustodyResponseValidationError);
-    assert.equal(late.error.message, early.error.message);
-    assert.match(late.error.message, /\bid\b/);
-    await agent.close();
+const execFileAsync = promisify(execFile);
+const SDK = path.resolve(__dirname, "../../../sdk");
+
+/**
+ * Gets a vault (`VAULT`) and then a broken one in a fresh process, from the very first call, with the built
+ * validators there, hidden as if the build had not written them, or stale (built from another translation);
+ * reports what it got, the error, which validator modules it loaded and whether ajv's compiler was loaded.
+ */
+const CHILD = `
+const Module = require("node:module");
+const fs = require("node:fs");
+const path = require("node:path");
+const SDK = process.env.SDK;
+const validators = path.join(SDK, "schema", "validators");
+if (process.env.MODE === "missing") {
+  const resolve = Module._resolveFilename;
+  Module._resolveFilename = function (request, ...rest) {
+    if (request.startsWith("./validators/")) {
+      throw Object.assign(new Error("Cannot find module " + request), { code: "MODULE_NOT_FOUND" });
+    }
+    return resolve.call(this, request, ...rest);
+  };
+}
+if (process.env.MODE === "stale") {
+  for (const file of fs.readdirSync(validators)) require(path.join(validators, file)).fingerprint = "stale";
+}
+const { MockAgent } = require("undici");
+const { CustodyClient } = require(SDK);
+// Loaded only to compile: ajv's classes, its compiler and its standalone writer.
+const COMPILER = ["ajv.js", "core.js", path.join("compile", "index.js"), path.join("standalone", "index.js")];
+const { prebuiltParse } = require(path.join(SDK, "schema", "compiled-validator"));
+const { Vault } = require(path.join(SDK, "schema", "vaults"));
+(async () => {
+  const vault = JSON.parse(process.env.VAULT);
+  let reply = vault;
+  const agent = new MockAgent();
+  agent.disableNetConnect();
+  agent.get("https://custody.test").intercept({ path: () => true, method: "GET" })
+    .reply(() => ({ statusCode: 200, data: JSON.stringify(reply) })).persist();
+  const client = new CustodyClient({
+    baseUrl: "https://custody.test", accessToken: process.env.TOKEN, requestsPerMinute: 0, maxRetries: 0,
+    dispatcher: agent,
   });
+  const id = "00000000-0000-4000-8000-000000000000";
+  const got = await client.vaults.get(id);
+  reply = { ...vault, id: 42 };
+  const error = await client.vaults.get(id).then(() => "accepted", (e) => e.constructor.name + ": " + e.message);
+  const loaded = Object.keys(require.cache);
+  console.log(JSON.stringify({
+    got: JSON.stringify(got),
+    error,
+    fast: prebuiltParse(Vault) !== undefined,
+    validators: loaded.filter((p) => p.startsWith(validators + path.sep)).map((p) => path.basename(p)),
+    compiler: loaded.some((p) => COMPILER.some((part) => p.includes(path.join("node_modules", "ajv", "dist", part)))),
+  }));
+  await agent.close();
+})();
+`;
+
+describe("sdk: responses with the validators built at build time", function () {
+  this.timeout(60_000);
+  const [vault] = fc.sample(instancesOf(responsePointer(endpoints.getVault), { future: true }), {
+    numRuns: 1,
+    seed: 3,
+  }) as { id: string }[];
+  const run = async (mode: "built" | "missing" | "stale") => {
+    const { stdout } = await execFileAsync(process.execPath, ["-e", CHILD], {
+      env: { ...process.env, MODE: mode, SDK, VAULT: JSON.stringify(vault), TOKEN },
+    });
+    return JSON.parse(stdout) as {
+      got: string;
+      error: string;
+      fast: boolean;
+      validators: string[];
+      compiler: boolean;
+    };
+  };
+  const expected = () => JSON.stringify(Vault.parse(vault));
+
+  it("uses the vault's built validator from the first call, without ever loading ajv's compiler", async () => {
+    const built = await run("built");
+    assert.equal(built.got, expected());
+    assert.ok(built.fast);
+    // Those of the getVault call's path parameters and response, each under the name of its first endpoint.
+    const nameOf = (schema: z.ZodType | undefined) =>
+      [...prebuiltSchemas()].find(([, known]) => known === schema)?.[0];
+    const wanted = [endpoints.getVault.pathParams, endpoints.getVault.response].map((s) => `${nameOf(s)}.js`);
+    assert.deepEqual([...built.validators].sort(), wanted.sort());
+    assert.equal(built.compiler, false);
+    assert.match(built.error, /^CustodyResponseValidationError: .*\bid\b/);
+  });
+
+  for (const mode of ["missing", "stale"] as const) {
+    it(`falls back to zod alone, never to a compile, when the built validators are ${mode}`, async () => {
+      const [built, other] = await Promise.all([run("built"), run(mode)]);
+      assert.equal(other.fast, false);
+      assert.equal(other.compiler, false);
+      if (mode === "missing") assert.deepEqual(other.validators, []);
+      // The same answers as with the validators: the same vault, and the same error for a broken one.
+      assert.equal(other.got, built.got);
+      assert.equal(other.error, built.error);
+    });
+  }
 });
