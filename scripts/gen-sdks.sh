@@ -7,18 +7,19 @@
 # $PULUMI_CUSTODY_CACHE like the engine (scripts/install-pulumi.sh). Needs `npm run build` first.
 #
 # Progress goes to stderr; the only line on stdout is the output directory.
+#   scripts/gen-sdks.sh [out dir]        (default dist/sdks)
+#   scripts/gen-sdks.sh --codegen-path   only builds custody-codegen (if needed) and prints its path
 set -euo pipefail
 
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CACHE_ROOT="${PULUMI_CUSTODY_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-custody}"
 CODEGEN_SRC="$REPO_ROOT/engine/codegen"
 OUT="${1:-$REPO_ROOT/dist/sdks}"
+codegen_only=false
+[ "${1:-}" = "--codegen-path" ] && codegen_only=true
 
 log() { printf '[gen-sdks] %s\n' "$*" >&2; }
 die() { printf '[gen-sdks] error: %s\n' "$*" >&2; exit 1; }
-
-plugin_cli="$REPO_ROOT/dist/plugin/cli.js"
-[ -f "$plugin_cli" ] || die "$plugin_cli is missing: run \`npm run build\` first"
 
 # 1. custody-codegen, rebuilt whenever its source changes.
 hash="$(cd "$CODEGEN_SRC" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -d' ' -f1)"
@@ -38,6 +39,10 @@ if [ ! -x "$codegen" ]; then
   fi
   exec 9>&-
 fi
+if $codegen_only; then echo "$codegen"; exit 0; fi
+
+plugin_cli="$REPO_ROOT/dist/plugin/cli.js"
+[ -f "$plugin_cli" ] || die "$plugin_cli is missing: run \`npm run build\` first"
 
 # 2. The schema, from the built plugin through the CLI (which binds it with Pulumi's own binder).
 if ! command -v pulumi >/dev/null 2>&1; then

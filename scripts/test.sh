@@ -20,7 +20,7 @@ npx mocha 2>&1 | tee "$logs/unit.log" || status=1
 
 # The Python programs of the e2e tests need pip's `pulumi` and the generated SDK (cached after the first run).
 step "Python dependencies (scripts/install-python-deps.sh)"
-bash scripts/install-python-deps.sh >/dev/null
+bash scripts/install-python-deps.sh >/dev/null || status=1
 
 step "End-to-end tests with the real Pulumi engine (mocha)"
 npx mocha --config .mocharc.e2e.json 2>&1 | tee "$logs/e2e.log" || status=1
