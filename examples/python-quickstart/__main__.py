@@ -39,6 +39,9 @@ deposits = custody.VaultAddress(
 # `adoptExisting: true` takes over a vault of that name made outside Pulumi instead of failing on the name.
 extra = {}
 for key, spec in (config.get_object("vaults") or {}).items():
+    missing = [field for field in ("name", "type") if not isinstance(spec, dict) or field not in spec]
+    if missing:
+        raise ValueError(f"stack config vaults.{key}: {' and '.join(missing)} required (a vault needs a name and a type)")
     extra[key] = custody.Vault(
         key,
         name=spec["name"],
