@@ -2,7 +2,8 @@
 # Generates the SDKs of the `custody` provider plugin from its schema:
 #   dist/sdks/schema.json   the schema, as `pulumi package get-schema` prints it from the built plugin
 #   dist/sdks/python        the Python package `pulumi_custody` (pip install dist/sdks/python)
-#   dist/sdks/nodejs        the npm package `@pulumi-custody/custody` (TypeScript sources)
+#   dist/sdks/nodejs        the npm package `@pulumi-custody/custody` (TypeScript sources), compiled to
+#                           dist/sdks/nodejs/bin with the repository's TypeScript
 # with custody-codegen (engine/codegen), built from Go modules and cached by source hash under
 # $PULUMI_CUSTODY_CACHE like the engine (scripts/install-pulumi.sh). Needs `npm run build` first.
 #
@@ -61,5 +62,8 @@ mv "$tmp/schema.json" "$OUT/schema.json"
 for language in python nodejs; do
   "$codegen" -language "$language" -schema "$OUT/schema.json" -out "$OUT/$language"
 done
+# The npm package is compiled as upstream's SDK builds do: tsc into bin/, where the package's own
+# package.json must sit too (utilities.ts reads its version from `./package.json`).
+(cd "$OUT/nodejs" && "$REPO_ROOT/node_modules/.bin/tsc" -p . >&2 && cp package.json bin/)
 log "SDKs of $(node -p 'const s = require(process.argv[1]); `${s.name} ${s.version}`' "$OUT/schema.json") in $OUT"
 echo "$OUT"

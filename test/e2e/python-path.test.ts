@@ -6,6 +6,9 @@
 //
 // The Python dependencies (pip `pulumi` and the generated SDK) come from scripts/install-python-deps.sh, a
 // virtualenv cached between runs. The steps share one stack and run in order.
+//
+// A shorter second suite runs the same scenario from a JavaScript program (test/fixtures/sdk-nodejs) through
+// the npm package generated from the same schema.
 import * as assert from "node:assert/strict";
 import { execFile, spawn } from "node:child_process";
 import * as fs from "node:fs";
@@ -296,5 +299,114 @@ describe("Python program through the generated SDK and the plugin (real engine, 
     assert.match(pulumiVersion, /^3\.\d+\.\d+$/);
     assert.ok(Number(pulumiVersion.split(".")[1]) >= 248, `pip pulumi ${pulumiVersion} >= 3.248.0`);
     assert.equal(sdkVersion, schemaVersion, "the SDK carries the schema's version");
+  });
+});
+
+describe("JavaScript program through the generated npm SDK and the plugin (real engine, emulator)", () => {
+  let emulator: TestEmulator;
+  let stack: Stack;
+  let tempRoot: string;
+  let schemaVersion: string;
+  const ids = new Map<string, string>();
+  const treasury = (name: string) => ({ name, type: "evm" });
+  const cold = { name: "js Cold", type: "utxo", chain: "bitcoin_testnet" };
+
+  async function declare(vaults: Record<string, object>): Promise<void> {
+    await stack.setConfig("vaults", { value: JSON.stringify(vaults) });
+  }
+
+  before(async function () {
+    this.timeout(40 * 60_000);
+    const engine = await enginePaths();
+    // Generates and compiles the SDKs (dist/sdks/nodejs/bin), which the fixture program requires.
+    const sdks = await runScript("gen-sdks.sh");
+    schemaVersion = JSON.parse(await fs.promises.readFile(path.join(sdks, "schema.json"), "utf8")).version;
+    tempRoot = await fs.promises.mkdtemp(path.join(os.tmpdir(), "sdk-nodejs-e2e-"));
+    emulator = await startTestEmulator();
+    stack = await createLocalStack({
+      projectDir: repoPath("test", "fixtures", "sdk-nodejs"),
+      stackName: "nodejs",
+      envVars: { PATH: [await pluginBinDir(tempRoot), engine.binDir, process.env.PATH].join(path.delimiter) },
+    });
+    await stack.setAllConfig({
+      "custody:baseUrl": { value: emulator.baseUrl },
+      "custody:accessToken": { value: emulator.accessToken, secret: true },
+      "custody:requestsPerMinute": { value: "0" },
+    });
+  });
+
+  after(async () => {
+    if (stack) await disposeLocalStack(stack);
+    if (emulator) await emulator.stop();
+    if (tempRoot) await fs.promises.rm(tempRoot, { recursive: true, force: true });
+  });
+
+  it("up creates, then a rename updates in place", async () => {
+    await declare({ treasury: treasury("js Treasury"), cold });
+    const created = await stack.up();
+    assert.deepEqual(created.summary.resourceChanges, { create: 3 }, "the stack and 2 vaults");
+    assert.equal(created.outputs.sdkVersion.value, schemaVersion, "the SDK carries the schema's version");
+    for (const [key, resource] of await stateResources(stack, VAULT)) ids.set(key, String(resource.id));
+    assert.equal((await emulator.client.vaults.get(ids.get("treasury")!)).name, "js Treasury");
+
+    await declare({ treasury: treasury("js Treasury (renamed)"), cold });
+    const renamed = await stack.up();
+
+    assert.deepEqual(renamed.summary.resourceChanges, { same: 2, update: 1 });
+    assert.equal((await emulator.client.vaults.get(ids.get("treasury")!)).name, "js Treasury (renamed)");
+  });
+
+  it("drift is detected by `preview --refresh --expect-no-changes` and repaired by `up --refresh`", async () => {
+    await emulator.client.vaults.rename(ids.get("treasury")!, "js renamed behind Pulumi's back");
+    await assert.rejects(stack.preview({ refresh: true, expectNoChanges: true }), /no changes were expected/);
+
+    await stack.up({ refresh: true });
+
+    assert.equal((await emulator.client.vaults.get(ids.get("treasury")!)).name, "js Treasury (renamed)");
+    await stack.preview({ refresh: true, expectNoChanges: true });
+  });
+
+  it("removing a vault archives it; declaring it again restores it; adoptExisting takes over one made elsewhere", async () => {
+    await declare({ treasury: treasury("js Treasury (renamed)") });
+    assert.deepEqual((await stack.up()).summary.resourceChanges, { same: 2, delete: 1 });
+    assert.equal((await emulator.client.vaults.get(ids.get("cold")!)).state, "archived");
+
+    const made = await emulator.client.vaults.create({ name: "js made elsewhere", type: "evm" });
+    await declare({
+      treasury: treasury("js Treasury (renamed)"),
+      cold,
+      adopted: { name: "js made elsewhere", type: "evm", adoptExisting: true },
+    });
+    const up = await stack.up();
+
+    assert.deepEqual(up.summary.resourceChanges, { same: 2, create: 2 });
+    const vaults = await stateResources(stack, VAULT);
+    assert.equal(vaults.get("cold")?.id, ids.get("cold"));
+    assert.equal(vaults.get("cold")?.outputs?.acquisition, "restored");
+    assert.equal(vaults.get("adopted")?.id, made.id);
+    assert.equal(vaults.get("adopted")?.outputs?.acquisition, "adopted");
+  });
+
+  it("`pulumi import` adopts a vault; once the program declares it there are no changes", async () => {
+    const made = await emulator.client.vaults.create({ name: "js imported", type: "evm" });
+    const ws = stack.workspace;
+    await execFileAsync(
+      ws.pulumiCommand.command,
+      ["import", VAULT, "imported", made.id, "--generate-code=false", "--protect=false", "--yes"].concat([
+        "--stack",
+        stack.name,
+        "--non-interactive",
+      ]),
+      { cwd: ws.workDir, env: { ...process.env, ...ws.envVars }, maxBuffer: 64 * 1024 * 1024 },
+    );
+    assert.equal((await stateResources(stack, VAULT)).get("imported")?.outputs?.acquisition, "adopted");
+
+    await declare({
+      treasury: treasury("js Treasury (renamed)"),
+      cold,
+      adopted: { name: "js made elsewhere", type: "evm", adoptExisting: true },
+      imported: { name: "js imported", type: "evm" },
+    });
+    await stack.preview({ refresh: true, expectNoChanges: true });
   });
 });
