@@ -300,6 +300,24 @@ describe("Python program through the generated SDK and the plugin (real engine, 
     assert.ok(Number(pulumiVersion.split(".")[1]) >= 248, `pip pulumi ${pulumiVersion} >= 3.248.0`);
     assert.equal(sdkVersion, schemaVersion, "the SDK carries the schema's version");
   });
+
+  it("a runtime option the host does not implement is refused by name, not ignored", async () => {
+    const dir = await copyExample(path.join(tempRoot, "poetry"), "venv", "pulumi==3.248.0\n");
+    const project = await fs.promises.readFile(path.join(dir, "Pulumi.yaml"), "utf8");
+    await fs.promises.writeFile(
+      path.join(dir, "Pulumi.yaml"),
+      project.replace(/(virtualenv: .*\n)/, "$1    toolchain: poetry\n"),
+    );
+
+    await assert.rejects(pulumi(["install"], dir), (err: { stderr?: string }) => {
+      assert.match(
+        String(err.stderr),
+        /runtime option toolchain: this language host runs pip only, got poetry/,
+      );
+      return true;
+    });
+    assert.ok(!fs.existsSync(path.join(dir, "venv")), "nothing was installed");
+  });
 });
 
 describe("JavaScript program through the generated npm SDK and the plugin (real engine, emulator)", () => {
