@@ -7,7 +7,8 @@
 #   2. a cached build under $PULUMI_CUSTODY_CACHE (default ~/.cache/pulumi-custody);
 #   3. a fresh build from Go modules, then cached:
 #        - the CLI from engine/pulumi-cli (github.com/pulumi/pulumi/pkg/v3, checksums in its go.sum), built once;
-#        - our language host from engine/language-nodejs, rebuilt whenever its source changes.
+#        - our language host from engine/language-nodejs, rebuilt whenever its source changes;
+#        - our Python language host from engine/language-python (for the tests of Python programs), likewise.
 #
 # Progress goes to stderr; the only line on stdout is the bin directory, so callers can do
 #   PULUMI_BIN=$(scripts/install-pulumi.sh)
@@ -22,6 +23,8 @@ HOST_SRC="$REPO_ROOT/engine/language-nodejs"
 CLI_SRC="$REPO_ROOT/engine/pulumi-cli"
 # Records which source the cached language host was built from.
 HOST_STAMP="$BIN_DIR/.pulumi-language-nodejs.source-sha256"
+PY_HOST_SRC="$REPO_ROOT/engine/language-python"
+PY_HOST_STAMP="$BIN_DIR/.pulumi-language-python.source-sha256"
 
 log() { printf '[install-pulumi] %s\n' "$*" >&2; }
 die() { printf '[install-pulumi] error: %s\n' "$*" >&2; exit 1; }
@@ -34,8 +37,8 @@ reports_pinned_version() { # $1 = path to a pulumi binary
 
 # Hash of every file of the language host, by path relative to its directory, so the cache follows
 # source edits but not the checkout location.
-host_source_hash() {
-  (cd "$HOST_SRC" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -d' ' -f1)
+host_source_hash() { # $1 = source dir (default: the Node.js host)
+  (cd "${1:-$HOST_SRC}" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -d' ' -f1)
 }
 
 # The dynamic-provider plugin is a 4-line shell script shipped at the root of the @pulumi/pulumi
@@ -54,7 +57,8 @@ install_provider_plugin() { # $1 = bin dir
 
 cli_ready() { [ -x "$BIN_DIR/pulumi" ] && reports_pinned_version "$BIN_DIR/pulumi"; }
 host_ready() { [ -x "$BIN_DIR/pulumi-language-nodejs" ] && [ "$(cat "$HOST_STAMP" 2>/dev/null)" = "$(host_source_hash)" ]; }
-cache_ready() { cli_ready && host_ready && [ -x "$BIN_DIR/pulumi-resource-pulumi-nodejs" ]; }
+py_host_ready() { [ -x "$BIN_DIR/pulumi-language-python-exec" ] && [ "$(cat "$PY_HOST_STAMP" 2>/dev/null)" = "$(host_source_hash "$PY_HOST_SRC")" ]; }
+cache_ready() { cli_ready && host_ready && py_host_ready && [ -x "$BIN_DIR/pulumi-resource-pulumi-nodejs" ]; }
 
 # 1. A matching pulumi on PATH. Our own cache dir is often on PATH too (scripts/setup.sh); it is
 #    left to step 2, which also checks that its language host matches the source.
@@ -128,6 +132,16 @@ if ! host_ready; then
   step "compiling pulumi-language-nodejs from engine/language-nodejs"
   build pulumi-language-nodejs "$HOST_SRC" .
   echo "$hash" >"$HOST_STAMP"
+fi
+
+if ! py_host_ready; then
+  hash="$(host_source_hash "$PY_HOST_SRC")"
+  step "compiling pulumi-language-python from engine/language-python"
+  build pulumi-language-python "$PY_HOST_SRC" .
+  # Its executor script ships in the sdk/v3 Go module (python/cmd), next to the host as upstream installs it.
+  sdk_dir="$(cd "$PY_HOST_SRC" && go list -m -f '{{.Dir}}' github.com/pulumi/pulumi/sdk/v3)"
+  install -m 0755 "$sdk_dir/python/cmd/pulumi-language-python-exec" "$BIN_DIR/pulumi-language-python-exec"
+  echo "$hash" >"$PY_HOST_STAMP"
 fi
 
 install_provider_plugin "$BIN_DIR"

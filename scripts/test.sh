@@ -25,6 +25,10 @@ for host in engine/language-*/; do
   grep -E "^(--- |ok|FAIL)" "$log" || true
 done
 
+# The Python programs of the e2e tests need pip's `pulumi` and the generated SDK (cached after the first run).
+step "Python dependencies (scripts/install-python-deps.sh)"
+bash scripts/install-python-deps.sh >/dev/null || status=1
+
 step "End-to-end tests with the real Pulumi engine (mocha)"
 npx mocha --config .mocharc.e2e.json 2>&1 | tee "$logs/e2e.log" || status=1
 

@@ -1,0 +1,370 @@
+// Command pulumi-language-python is a minimal Python language host for the Pulumi engine.
+//
+// Users run the upstream host (it ships with the Pulumi CLI). The upstream host lives in a Go module of its
+// own (sdk/python/cmd/pulumi-language-python) that the Go module proxy does not serve, so this one exists for
+// our tests: it runs a `runtime: python` program, installs its dependencies into a virtualenv, and generates a
+// Python package from a schema. What it does, it does with the same pieces as upstream v3.248.0: the
+// toolchain package of github.com/pulumi/pulumi/sdk/v3/python/toolchain (virtualenv, pip), the executor
+// script `pulumi-language-python-exec` installed next to this binary, and pkg/codegen/python.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/pulumi/pulumi/pkg/v3/codegen/python"
+	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/version"
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"github.com/pulumi/pulumi/sdk/v3/python/toolchain"
+	"google.golang.org/grpc"
+	"google.golang.org/protobuf/types/known/emptypb"
+)
+
+// defaultVersion is reported when the build did not stamp one; scripts/install-pulumi.sh sets the same
+// version ldflag as for the CLI (github.com/pulumi/pulumi/sdk/v3/go/common/version.Version).
+const defaultVersion = "3.248.0"
+
+// executorName is the script that runs the program inside Python (pulumi-language-python-exec of the
+// pulumi/pulumi repository, sdk/python/cmd): it configures `pulumi.runtime` from its flags and runs the
+// program with runpy. Like upstream, the host looks for it next to its own executable.
+const executorName = "pulumi-language-python-exec"
+
+// exitAfterLoggedError is the exit code of the executor once it has reported the program's error through
+// the engine; the engine then stops without adding a generic "program failed" message.
+const exitAfterLoggedError = 32
+
+func main() {
+	// The engine passes its own address as the last argument, after flags (-tracing, -root) that this host
+	// ignores.
+	var engineAddress string
+	if n := len(os.Args); n > 1 && !strings.HasPrefix(os.Args[n-1], "-") {
+		engineAddress = os.Args[n-1]
+	}
+	if len(os.Args) == 2 && os.Args[1] == "-version" {
+		fmt.Println(pluginVersion())
+		return
+	}
+
+	executor, err := findExecutor()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "pulumi-language-python: %v\n", err)
+		os.Exit(1)
+	}
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "pulumi-language-python: could not listen: %v\n", err)
+		os.Exit(1)
+	}
+	if engineAddress != "" {
+		go watchEngine(engineAddress)
+	}
+	srv := grpc.NewServer()
+	pulumirpc.RegisterLanguageRuntimeServer(srv, &host{engineAddress: engineAddress, executor: executor})
+	// The engine reads the port from the first line of our stdout, then stops us by killing the process.
+	fmt.Printf("%d\n", lis.Addr().(*net.TCPAddr).Port)
+	if err := srv.Serve(lis); err != nil {
+		fmt.Fprintf(os.Stderr, "pulumi-language-python: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+func findExecutor() (string, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("could not determine the host's executable: %w", err)
+	}
+	path := filepath.Join(filepath.Dir(self), executorName)
+	if _, err := os.Stat(path); err != nil {
+		return "", fmt.Errorf("missing executor %s (scripts/install-pulumi.sh installs it next to the host): %w", path, err)
+	}
+	return path, nil
+}
+
+func pluginVersion() string {
+	if v := strings.TrimPrefix(version.Version, "v"); v != "" {
+		return v
+	}
+	return defaultVersion
+}
+
+type host struct {
+	pulumirpc.UnimplementedLanguageRuntimeServer
+
+	mu            sync.Mutex
+	engineAddress string
+	executor      string
+}
+
+func (h *host) Handshake(_ context.Context, req *pulumirpc.LanguageHandshakeRequest) (*pulumirpc.LanguageHandshakeResponse, error) {
+	if req.GetEngineAddress() != "" {
+		h.mu.Lock()
+		h.engineAddress = req.GetEngineAddress()
+		h.mu.Unlock()
+	}
+	return &pulumirpc.LanguageHandshakeResponse{}, nil
+}
+
+func (h *host) GetPluginInfo(context.Context, *emptypb.Empty) (*pulumirpc.PluginInfo, error) {
+	return &pulumirpc.PluginInfo{Version: pluginVersion()}, nil
+}
+
+// Upstream reads the plugins from the pulumi-plugin.json files of the installed packages, so that the engine
+// can download them before the program runs. Here the engine loads a provider when the program first
+// registers one of its resources, and finds it on PATH (plugin/README.md, "Use").
+func (h *host) GetRequiredPlugins(context.Context, *pulumirpc.GetRequiredPluginsRequest) (*pulumirpc.GetRequiredPluginsResponse, error) {
+	return &pulumirpc.GetRequiredPluginsResponse{}, nil
+}
+
+func (h *host) GetRequiredPackages(context.Context, *pulumirpc.GetRequiredPackagesRequest) (*pulumirpc.GetRequiredPackagesResponse, error) {
+	return &pulumirpc.GetRequiredPackagesResponse{}, nil
+}
+
+func (h *host) RuntimeOptionsPrompts(context.Context, *pulumirpc.RuntimeOptionsRequest) (*pulumirpc.RuntimeOptionsResponse, error) {
+	return &pulumirpc.RuntimeOptionsResponse{}, nil
+}
+
+// InstallDependencies is `pulumi install` (and the install step of `pulumi new`): create the virtualenv of
+// `runtime.options.virtualenv` when missing, then `pip install -r requirements.txt` in it, as upstream's pip
+// toolchain does.
+func (h *host) InstallDependencies(
+	req *pulumirpc.InstallDependenciesRequest, server grpc.ServerStreamingServer[pulumirpc.InstallDependenciesResponse],
+) error {
+	opts, err := parseOptions(req.GetInfo())
+	if err != nil {
+		return err
+	}
+	closer, stdout, stderr, err := rpcutil.MakeInstallDependenciesStreams(server, req.GetIsTerminal())
+	if err != nil {
+		return err
+	}
+	defer closer.Close()
+
+	fmt.Fprintf(stdout, "Installing dependencies...\n\n")
+	tc, err := toolchain.ResolveToolchain(opts)
+	if err != nil {
+		return err
+	}
+	if err := tc.InstallDependencies(server.Context(), req.GetInfo().GetProgramDirectory(),
+		req.GetUseLanguageVersionTools(), true /*showOutput*/, stdout, stderr); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "Finished installing dependencies\n\n")
+	return closer.Close()
+}
+
+// parseOptions reads Pulumi.yaml's `runtime.options`: `virtualenv` (relative to the project root) and
+// `toolchain` (pip only here). Unknown options are refused rather than ignored, so a project that relies on
+// poetry, uv or a typechecker learns that this host does not run it.
+func parseOptions(info *pulumirpc.ProgramInfo) (toolchain.PythonOptions, error) {
+	opts := toolchain.PythonOptions{
+		Root:       info.GetRootDirectory(),
+		ProgramDir: info.GetProgramDirectory(),
+		Toolchain:  toolchain.Pip,
+	}
+	for key, value := range info.GetOptions().AsMap() {
+		switch key {
+		case "virtualenv":
+			s, ok := value.(string)
+			if !ok {
+				return opts, errors.New("runtime option virtualenv must be a string: the virtualenv's directory")
+			}
+			opts.Virtualenv = s
+		case "toolchain":
+			if value != "pip" {
+				return opts, fmt.Errorf("runtime option toolchain: this language host runs pip only, got %v", value)
+			}
+		default:
+			return opts, fmt.Errorf("runtime option %s is not supported by this language host (supported: virtualenv, toolchain: pip)", key)
+		}
+	}
+	return opts, nil
+}
+
+func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.RunResponse, error) {
+	if req.GetAttachDebugger() {
+		return &pulumirpc.RunResponse{Error: "this language host does not support attaching a debugger"}, nil
+	}
+	opts, err := parseOptions(req.GetInfo())
+	if err != nil {
+		return nil, err
+	}
+	tc, err := toolchain.ResolveToolchain(opts)
+	if err != nil {
+		return nil, err
+	}
+	// A missing virtualenv is reported with the command that creates it (`pulumi install`).
+	if err := tc.ValidateVenv(ctx); err != nil {
+		return nil, err
+	}
+
+	cmd, err := tc.Command(ctx, append([]string{"-u", h.executor}, h.arguments(req)...)...)
+	if err != nil {
+		return nil, err
+	}
+	env := cmd.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	config, err := json.Marshal(orEmpty(req.GetConfig()))
+	if err != nil {
+		return nil, fmt.Errorf("encoding config: %w", err)
+	}
+	secretKeys := req.GetConfigSecretKeys()
+	if secretKeys == nil {
+		secretKeys = []string{}
+	}
+	secretKeysJSON, err := json.Marshal(secretKeys)
+	if err != nil {
+		return nil, fmt.Errorf("encoding config secret keys: %w", err)
+	}
+	cmd.Env = append(env, "PULUMI_CONFIG="+string(config), "PULUMI_CONFIG_SECRET_KEYS="+string(secretKeysJSON))
+	// Whatever the program prints is shown by the engine as the program's output.
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+
+	if err = cmd.Start(); err == nil {
+		untrack := trackChild(cmd.Process)
+		err = cmd.Wait()
+		untrack()
+	}
+	var exitErr *exec.ExitError
+	switch {
+	case err == nil:
+		return &pulumirpc.RunResponse{}, nil
+	case errors.As(err, &exitErr) && exitErr.ExitCode() == exitAfterLoggedError:
+		return &pulumirpc.RunResponse{Bail: true}, nil
+	case errors.As(err, &exitErr) && exitErr.ExitCode() > 0:
+		return &pulumirpc.RunResponse{Error: fmt.Sprintf("program exited with non-zero exit code: %d", exitErr.ExitCode())}, nil
+	case errors.As(err, &exitErr):
+		return &pulumirpc.RunResponse{Error: fmt.Sprintf("program exited unexpectedly: %v", exitErr)}, nil
+	default:
+		return &pulumirpc.RunResponse{Error: fmt.Sprintf("problem executing program (could not run language executor): %v", err)}, nil
+	}
+}
+
+// arguments are the executor's flags (its argparse definitions), then the entry point and the program's own
+// arguments, as upstream's constructArguments builds them.
+func (h *host) arguments(req *pulumirpc.RunRequest) []string {
+	h.mu.Lock()
+	engineAddress := h.engineAddress
+	h.mu.Unlock()
+	var args []string
+	for _, f := range [][2]string{
+		{"monitor", req.GetMonitorAddress()},
+		{"engine", engineAddress},
+		{"project", req.GetProject()},
+		{"root_directory", req.GetInfo().GetRootDirectory()},
+		{"stack", req.GetStack()},
+		{"pwd", req.GetPwd()},
+		{"dry_run", strconv.FormatBool(req.GetDryRun())},
+		{"parallel", strconv.Itoa(int(req.GetParallel()))},
+		{"organization", req.GetOrganization()},
+	} {
+		if f[1] != "" {
+			args = append(args, "--"+f[0], f[1])
+		}
+	}
+	entry := req.GetInfo().GetEntryPoint()
+	if entry == "" {
+		entry = "."
+	}
+	return append(append(args, entry), req.GetArgs()...)
+}
+
+func orEmpty(m map[string]string) map[string]string {
+	if m == nil {
+		return map[string]string{}
+	}
+	return m
+}
+
+func (h *host) About(ctx context.Context, req *pulumirpc.AboutRequest) (*pulumirpc.AboutResponse, error) {
+	opts, err := parseOptions(req.GetInfo())
+	if err != nil {
+		return nil, err
+	}
+	tc, err := toolchain.ResolveToolchain(opts)
+	if err != nil {
+		return nil, err
+	}
+	info, err := tc.About(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &pulumirpc.AboutResponse{Executable: info.PythonExecutable, Version: info.PythonVersion.String()}, nil
+}
+
+// GetProgramDependencies lists the packages installed in the program's virtualenv (`pip list`); only
+// `pulumi about` and update metadata use it.
+func (h *host) GetProgramDependencies(
+	ctx context.Context, req *pulumirpc.GetProgramDependenciesRequest,
+) (*pulumirpc.GetProgramDependenciesResponse, error) {
+	opts, err := parseOptions(req.GetInfo())
+	if err != nil {
+		return nil, err
+	}
+	tc, err := toolchain.ResolveToolchain(opts)
+	if err != nil {
+		return nil, err
+	}
+	packages, err := tc.ListPackages(ctx, req.GetTransitiveDependencies())
+	if err != nil {
+		return nil, err
+	}
+	deps := make([]*pulumirpc.DependencyInfo, 0, len(packages))
+	for _, p := range packages {
+		deps = append(deps, &pulumirpc.DependencyInfo{Name: p.Name, Version: p.Version})
+	}
+	return &pulumirpc.GetProgramDependenciesResponse{Dependencies: deps}, nil
+}
+
+// GeneratePackage is `pulumi package gen-sdk --language python`: bind the schema with the engine's loader
+// (for the packages it references) and write what pkg/codegen/python generates, as upstream does.
+func (h *host) GeneratePackage(
+	_ context.Context, req *pulumirpc.GeneratePackageRequest,
+) (*pulumirpc.GeneratePackageResponse, error) {
+	loader, err := schema.NewLoaderClient(req.GetLoaderTarget())
+	if err != nil {
+		return nil, err
+	}
+	defer loader.Close()
+
+	var spec schema.PackageSpec
+	if err := json.Unmarshal([]byte(req.GetSchema()), &spec); err != nil {
+		return nil, fmt.Errorf("the schema is not a package schema: %w", err)
+	}
+	cached := schema.NewCachedLoader(loader)
+	pkg, diags, err := schema.BindSpec(spec, cached, schema.ValidationOptions{AllowDanglingReferences: true})
+	if err != nil {
+		return nil, err
+	}
+	rpcDiagnostics := plugin.HclDiagnosticsToRPCDiagnostics(diags)
+	if diags.HasErrors() {
+		return &pulumirpc.GeneratePackageResponse{Diagnostics: rpcDiagnostics}, nil
+	}
+	files, err := python.GeneratePackage("pulumi-language-python", pkg, req.GetExtraFiles(), cached)
+	if err != nil {
+		return nil, err
+	}
+	for name, data := range files {
+		path := filepath.Join(req.GetDirectory(), name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return nil, fmt.Errorf("could not create output directory %s: %w", filepath.Dir(path), err)
+		}
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			return nil, fmt.Errorf("could not write output file %s: %w", name, err)
+		}
+	}
+	return &pulumirpc.GeneratePackageResponse{Diagnostics: rpcDiagnostics}, nil
+}

@@ -1,0 +1,430 @@
+// The `custody` provider plugin from a Python program: examples/python-quickstart, through the Python SDK
+// generated from the plugin's schema (scripts/gen-sdks.sh) and our Python language host
+// (engine/language-python), under the real CLI, against the emulator. Create, rename, drift detected by
+// `preview --refresh --expect-no-changes` and repaired, archive on delete and restore on recreate, adoption
+// (`adoptExisting`), `pulumi import`, and `pulumi install` creating the project's virtualenv.
+//
+// The Python dependencies (pip `pulumi` and the generated SDK) come from scripts/install-python-deps.sh, a
+// virtualenv cached between runs. The steps share one stack and run in order.
+//
+// A shorter second suite runs the same scenario from a JavaScript program (test/fixtures/sdk-nodejs) through
+// the npm package generated from the same schema.
+import * as assert from "node:assert/strict";
+import { execFile, spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { promisify } from "node:util";
+import type { Stack } from "@pulumi/pulumi/automation";
+import {
+  apiAddresses,
+  apiVaultsNamed,
+  startTestEmulator,
+  stateResources,
+  type TestEmulator,
+} from "../support/e2e-custody";
+import { createLocalStack, disposeLocalStack, enginePaths, repoPath } from "../support/pulumi-engine";
+
+const execFileAsync = promisify(execFile);
+
+const VAULT = "custody:index:Vault";
+const ADDRESS = "custody:index:VaultAddress";
+const PROVIDER = "pulumi:providers:custody";
+const EXAMPLE = repoPath("examples", "python-quickstart");
+
+const NAMES = {
+  treasury: "py Treasury",
+  renamed: "py Treasury (renamed)",
+  bitcoin: "py Bitcoin",
+  cold: "py Cold",
+  adopted: "py made out of band, adopted",
+  imported: "py made out of band, imported",
+};
+
+/** Runs a script of `scripts/` with its progress on this process's stderr; resolves to its last stdout line. */
+function runScript(name: string): Promise<string> {
+  const script = repoPath("scripts", name);
+  return new Promise((resolve, reject) => {
+    const child = spawn("bash", [script], { stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    child.on("error", reject);
+    child.on("close", (code) =>
+      code === 0
+        ? resolve(out.trim().split("\n").pop() ?? "")
+        : reject(new Error(`${script} exited with code ${code} (its output is above)`)),
+    );
+  });
+}
+
+/** A directory holding a `pulumi-resource-custody` launcher of the built plugin. */
+async function pluginBinDir(root: string): Promise<string> {
+  const cli = repoPath("dist", "plugin", "cli.js");
+  await fs.promises.access(cli);
+  const bin = path.join(root, "bin");
+  await fs.promises.mkdir(bin, { recursive: true });
+  await fs.promises.writeFile(
+    path.join(bin, "pulumi-resource-custody"),
+    `#!/bin/sh\nexec node ${JSON.stringify(cli)} "$@"\n`,
+    { mode: 0o755 },
+  );
+  return bin;
+}
+
+/**
+ * A copy of the example in `dir`: its program, and its Pulumi.yaml with `virtualenv` set to `virtualenv`;
+ * `requirements` replaces its requirements.txt (whose SDK path is relative to the example's directory).
+ */
+async function copyExample(dir: string, virtualenv: string, requirements?: string): Promise<string> {
+  await fs.promises.mkdir(dir, { recursive: true });
+  await fs.promises.copyFile(path.join(EXAMPLE, "__main__.py"), path.join(dir, "__main__.py"));
+  const project = await fs.promises.readFile(path.join(EXAMPLE, "Pulumi.yaml"), "utf8");
+  assert.match(project, /virtualenv: venv\n/, "the example's Pulumi.yaml names its virtualenv");
+  await fs.promises.writeFile(
+    path.join(dir, "Pulumi.yaml"),
+    project.replace(/virtualenv: venv\n/, `virtualenv: ${JSON.stringify(virtualenv)}\n`),
+  );
+  if (requirements !== undefined)
+    await fs.promises.writeFile(path.join(dir, "requirements.txt"), requirements);
+  return dir;
+}
+
+describe("Python program through the generated SDK and the plugin (real engine, emulator)", () => {
+  let emulator: TestEmulator;
+  let stack: Stack;
+  let tempRoot: string;
+  let binDirs: string;
+  let sdkDir: string;
+  let schemaVersion: string;
+  const ids = new Map<string, string>();
+
+  /** Sets the example's config: the treasury's name and the further vaults of `vaults`. */
+  async function declare(treasuryName: string, vaults: Record<string, object>): Promise<void> {
+    await stack.setAllConfig({
+      treasuryName: { value: treasuryName },
+      bitcoinName: { value: NAMES.bitcoin },
+      vaults: { value: JSON.stringify(vaults) },
+    });
+  }
+
+  /** Runs the CLI as a user would, in the stack's work directory and environment. */
+  async function pulumi(
+    args: string[],
+    cwd = stack.workspace.workDir,
+  ): Promise<{ stdout: string; stderr: string }> {
+    const ws = stack.workspace;
+    const env = { ...process.env, ...(ws.pulumiHome ? { PULUMI_HOME: ws.pulumiHome } : {}), ...ws.envVars };
+    return execFileAsync(ws.pulumiCommand.command, [...args, "--non-interactive"], {
+      cwd,
+      env,
+      maxBuffer: 64 * 1024 * 1024,
+    });
+  }
+
+  before(async function () {
+    this.timeout(40 * 60_000);
+    const engine = await enginePaths();
+    await fs.promises
+      .access(path.join(engine.binDir, "pulumi-language-python"), fs.constants.X_OK)
+      .catch(() => {
+        throw new Error(`${engine.binDir} has no pulumi-language-python: run scripts/install-pulumi.sh`);
+      });
+    const virtualenv = await runScript("install-python-deps.sh");
+    sdkDir = repoPath("dist", "sdks", "python");
+    schemaVersion = JSON.parse(
+      await fs.promises.readFile(repoPath("dist", "sdks", "schema.json"), "utf8"),
+    ).version;
+    tempRoot = await fs.promises.mkdtemp(path.join(os.tmpdir(), "python-path-e2e-"));
+    binDirs = [await pluginBinDir(tempRoot), engine.binDir, process.env.PATH].join(path.delimiter);
+    emulator = await startTestEmulator();
+    stack = await createLocalStack({
+      projectDir: await copyExample(path.join(tempRoot, "project"), virtualenv),
+      stackName: "python",
+      envVars: { PATH: binDirs },
+    });
+    await stack.setAllConfig({
+      "custody:baseUrl": { value: emulator.baseUrl },
+      "custody:accessToken": { value: emulator.accessToken, secret: true },
+      "custody:requestsPerMinute": { value: "0" },
+    });
+  });
+
+  after(async () => {
+    if (stack) await disposeLocalStack(stack);
+    if (emulator) await emulator.stop();
+    if (tempRoot) await fs.promises.rm(tempRoot, { recursive: true, force: true });
+  });
+
+  it("up creates the vaults and the address of the Python program", async () => {
+    await declare(NAMES.treasury, { cold: { name: NAMES.cold, type: "utxo", chain: "bitcoin_testnet" } });
+
+    const up = await stack.up();
+
+    assert.equal(up.summary.result, "succeeded");
+    assert.deepEqual(up.summary.resourceChanges, { create: 5 }, "the stack, 3 vaults and 1 address");
+    const vaults = await stateResources(stack, VAULT);
+    assert.deepEqual([...vaults.keys()].sort(), ["bitcoin", "cold", "treasury"]);
+    for (const [key, resource] of vaults) ids.set(key, String(resource.id));
+    const live = await apiVaultsNamed(emulator.client, [NAMES.treasury, NAMES.bitcoin, NAMES.cold]);
+    assert.deepEqual(live.map((v) => v.id).sort(), [...vaults.values()].map((r) => String(r.id)).sort());
+    assert.equal(vaults.get("treasury")?.outputs?.acquisition, "created");
+    const deposits = (await apiAddresses(emulator.client, ids.get("bitcoin")!)).find(
+      (a) => a.name === "Deposits",
+    );
+    assert.ok(deposits, "the declared address exists in the vault");
+    assert.equal((await stateResources(stack, ADDRESS)).get("deposits")?.id, deposits.id);
+    assert.equal(up.outputs.depositAddress.value, deposits.address.address);
+    assert.deepEqual(up.outputs.vaultStates.value, { treasury: "active", bitcoin: "active", cold: "active" });
+    // The SDK registers its resources with the schema's version, so the engine asks for that provider.
+    const provider = [...(await stateResources(stack, PROVIDER)).values()][0];
+    assert.equal(provider?.inputs?.version, schemaVersion);
+  });
+
+  it("renaming in the program updates the vault in place (same id)", async () => {
+    await declare(NAMES.renamed, { cold: { name: NAMES.cold, type: "utxo", chain: "bitcoin_testnet" } });
+
+    const up = await stack.up();
+
+    assert.deepEqual(up.summary.resourceChanges, { same: 4, update: 1 });
+    assert.equal((await emulator.client.vaults.get(ids.get("treasury")!)).name, NAMES.renamed);
+    assert.equal((await stateResources(stack, VAULT)).get("treasury")?.id, ids.get("treasury"));
+    await stack.preview({ expectNoChanges: true });
+  });
+
+  it("drift: an out-of-band rename fails `preview --refresh --expect-no-changes`, and `up --refresh` repairs it", async () => {
+    await stack.preview({ refresh: true, expectNoChanges: true });
+    await emulator.client.vaults.rename(ids.get("treasury")!, "py renamed behind Pulumi's back");
+
+    await assert.rejects(stack.preview({ refresh: true, expectNoChanges: true }), (err: unknown) => {
+      assert.match(String(err), /no changes were expected for preview but changes were proposed/);
+      return true;
+    });
+
+    const up = await stack.up({ refresh: true });
+    assert.equal(up.summary.result, "succeeded");
+    assert.equal((await emulator.client.vaults.get(ids.get("treasury")!)).name, NAMES.renamed);
+    await stack.preview({ refresh: true, expectNoChanges: true });
+  });
+
+  it("removing a vault from the program archives it; declaring it again restores the same vault", async () => {
+    await declare(NAMES.renamed, {});
+    const removed = await stack.up();
+    assert.deepEqual(removed.summary.resourceChanges, { same: 4, delete: 1 });
+    assert.equal((await emulator.client.vaults.get(ids.get("cold")!)).state, "archived");
+
+    await declare(NAMES.renamed, { cold: { name: NAMES.cold, type: "utxo", chain: "bitcoin_testnet" } });
+    const restored = await stack.up();
+
+    assert.deepEqual(restored.summary.resourceChanges, { same: 4, create: 1 });
+    const cold = (await stateResources(stack, VAULT)).get("cold");
+    assert.equal(cold?.id, ids.get("cold"), "the archived vault came back, not a new one");
+    assert.equal(cold?.outputs?.acquisition, "restored");
+    assert.equal((await emulator.client.vaults.get(ids.get("cold")!)).state, "active");
+  });
+
+  it("`adoptExisting` takes over a vault of the same name made outside Pulumi", async () => {
+    const made = await emulator.client.vaults.create({ name: NAMES.adopted, type: "evm" });
+    const cold = { name: NAMES.cold, type: "utxo", chain: "bitcoin_testnet" };
+
+    await declare(NAMES.renamed, {
+      cold,
+      adopted: { name: NAMES.adopted, type: "evm", adoptExisting: true },
+    });
+    const up = await stack.up();
+
+    assert.deepEqual(up.summary.resourceChanges, { same: 5, create: 1 });
+    const adopted = (await stateResources(stack, VAULT)).get("adopted");
+    assert.equal(adopted?.id, made.id);
+    assert.equal(adopted?.outputs?.acquisition, "adopted");
+    assert.equal((await apiVaultsNamed(emulator.client, [NAMES.adopted])).length, 1, "no second vault");
+    await stack.preview({ refresh: true, expectNoChanges: true });
+  });
+
+  it("`pulumi import custody:index:Vault` adopts a vault; once the program declares it there are no changes", async () => {
+    const made = await emulator.client.vaults.create({ name: NAMES.imported, type: "evm" });
+
+    await pulumi([
+      "import",
+      VAULT,
+      "imported",
+      made.id,
+      "--stack",
+      stack.name,
+      // Python code generation (GenerateProgram) is not in our language host; the program is edited below.
+      "--generate-code=false",
+      // The program does not declare `protect`, which `pulumi import` sets by default.
+      "--protect=false",
+      "--yes",
+    ]);
+
+    const imported = (await stateResources(stack, VAULT)).get("imported");
+    assert.equal(imported?.id, made.id);
+    assert.equal(imported?.outputs?.acquisition, "adopted");
+    assert.deepEqual(imported?.inputs, { name: NAMES.imported, type: "evm" });
+
+    await declare(NAMES.renamed, {
+      cold: { name: NAMES.cold, type: "utxo", chain: "bitcoin_testnet" },
+      adopted: { name: NAMES.adopted, type: "evm", adoptExisting: true },
+      imported: { name: NAMES.imported, type: "evm" },
+    });
+    await stack.preview({ expectNoChanges: true });
+    await stack.preview({ refresh: true, expectNoChanges: true });
+  });
+
+  it("`pulumi install` creates the project's virtualenv with pulumi and the generated SDK", async function () {
+    this.timeout(10 * 60_000);
+    const dir = await copyExample(
+      path.join(tempRoot, "install"),
+      "venv",
+      // The example's requirements, with the SDK at its absolute path (the copy is elsewhere).
+      (await fs.promises.readFile(path.join(EXAMPLE, "requirements.txt"), "utf8")).replace(
+        /^\.\.\/\.\.\/dist\/sdks\/python$/m,
+        sdkDir,
+      ),
+    );
+    assert.match(
+      await fs.promises.readFile(path.join(dir, "requirements.txt"), "utf8"),
+      new RegExp(`^${sdkDir}$`, "m"),
+    );
+
+    await pulumi(["install"], dir);
+
+    const { stdout } = await execFileAsync(path.join(dir, "venv", "bin", "python"), [
+      "-c",
+      "import importlib.metadata as m, pulumi_custody; print(m.version('pulumi'), m.version('pulumi_custody'))",
+    ]);
+    const [pulumiVersion, sdkVersion] = stdout.trim().split(" ");
+    assert.match(pulumiVersion, /^3\.\d+\.\d+$/);
+    assert.ok(Number(pulumiVersion.split(".")[1]) >= 248, `pip pulumi ${pulumiVersion} >= 3.248.0`);
+    assert.equal(sdkVersion, schemaVersion, "the SDK carries the schema's version");
+  });
+
+  it("a runtime option the host does not implement is refused by name, not ignored", async () => {
+    const dir = await copyExample(path.join(tempRoot, "poetry"), "venv", "pulumi==3.248.0\n");
+    const project = await fs.promises.readFile(path.join(dir, "Pulumi.yaml"), "utf8");
+    await fs.promises.writeFile(
+      path.join(dir, "Pulumi.yaml"),
+      project.replace(/(virtualenv: .*\n)/, "$1    toolchain: poetry\n"),
+    );
+
+    await assert.rejects(pulumi(["install"], dir), (err: { stderr?: string }) => {
+      assert.match(
+        String(err.stderr),
+        /runtime option toolchain: this language host runs pip only, got poetry/,
+      );
+      return true;
+    });
+    assert.ok(!fs.existsSync(path.join(dir, "venv")), "nothing was installed");
+  });
+});
+
+describe("JavaScript program through the generated npm SDK and the plugin (real engine, emulator)", () => {
+  let emulator: TestEmulator;
+  let stack: Stack;
+  let tempRoot: string;
+  let schemaVersion: string;
+  const ids = new Map<string, string>();
+  const treasury = (name: string) => ({ name, type: "evm" });
+  const cold = { name: "js Cold", type: "utxo", chain: "bitcoin_testnet" };
+
+  async function declare(vaults: Record<string, object>): Promise<void> {
+    await stack.setConfig("vaults", { value: JSON.stringify(vaults) });
+  }
+
+  before(async function () {
+    this.timeout(40 * 60_000);
+    const engine = await enginePaths();
+    // Generates and compiles the SDKs (dist/sdks/nodejs/bin), which the fixture program requires.
+    const sdks = await runScript("gen-sdks.sh");
+    schemaVersion = JSON.parse(await fs.promises.readFile(path.join(sdks, "schema.json"), "utf8")).version;
+    tempRoot = await fs.promises.mkdtemp(path.join(os.tmpdir(), "sdk-nodejs-e2e-"));
+    emulator = await startTestEmulator();
+    stack = await createLocalStack({
+      projectDir: repoPath("test", "fixtures", "sdk-nodejs"),
+      stackName: "nodejs",
+      envVars: { PATH: [await pluginBinDir(tempRoot), engine.binDir, process.env.PATH].join(path.delimiter) },
+    });
+    await stack.setAllConfig({
+      "custody:baseUrl": { value: emulator.baseUrl },
+      "custody:accessToken": { value: emulator.accessToken, secret: true },
+      "custody:requestsPerMinute": { value: "0" },
+    });
+  });
+
+  after(async () => {
+    if (stack) await disposeLocalStack(stack);
+    if (emulator) await emulator.stop();
+    if (tempRoot) await fs.promises.rm(tempRoot, { recursive: true, force: true });
+  });
+
+  it("up creates, then a rename updates in place", async () => {
+    await declare({ treasury: treasury("js Treasury"), cold });
+    const created = await stack.up();
+    assert.deepEqual(created.summary.resourceChanges, { create: 3 }, "the stack and 2 vaults");
+    assert.equal(created.outputs.sdkVersion.value, schemaVersion, "the SDK carries the schema's version");
+    for (const [key, resource] of await stateResources(stack, VAULT)) ids.set(key, String(resource.id));
+    assert.equal((await emulator.client.vaults.get(ids.get("treasury")!)).name, "js Treasury");
+
+    await declare({ treasury: treasury("js Treasury (renamed)"), cold });
+    const renamed = await stack.up();
+
+    assert.deepEqual(renamed.summary.resourceChanges, { same: 2, update: 1 });
+    assert.equal((await emulator.client.vaults.get(ids.get("treasury")!)).name, "js Treasury (renamed)");
+  });
+
+  it("drift is detected by `preview --refresh --expect-no-changes` and repaired by `up --refresh`", async () => {
+    await emulator.client.vaults.rename(ids.get("treasury")!, "js renamed behind Pulumi's back");
+    await assert.rejects(stack.preview({ refresh: true, expectNoChanges: true }), /no changes were expected/);
+
+    await stack.up({ refresh: true });
+
+    assert.equal((await emulator.client.vaults.get(ids.get("treasury")!)).name, "js Treasury (renamed)");
+    await stack.preview({ refresh: true, expectNoChanges: true });
+  });
+
+  it("removing a vault archives it; declaring it again restores it; adoptExisting takes over one made elsewhere", async () => {
+    await declare({ treasury: treasury("js Treasury (renamed)") });
+    assert.deepEqual((await stack.up()).summary.resourceChanges, { same: 2, delete: 1 });
+    assert.equal((await emulator.client.vaults.get(ids.get("cold")!)).state, "archived");
+
+    const made = await emulator.client.vaults.create({ name: "js made elsewhere", type: "evm" });
+    await declare({
+      treasury: treasury("js Treasury (renamed)"),
+      cold,
+      adopted: { name: "js made elsewhere", type: "evm", adoptExisting: true },
+    });
+    const up = await stack.up();
+
+    assert.deepEqual(up.summary.resourceChanges, { same: 2, create: 2 });
+    const vaults = await stateResources(stack, VAULT);
+    assert.equal(vaults.get("cold")?.id, ids.get("cold"));
+    assert.equal(vaults.get("cold")?.outputs?.acquisition, "restored");
+    assert.equal(vaults.get("adopted")?.id, made.id);
+    assert.equal(vaults.get("adopted")?.outputs?.acquisition, "adopted");
+  });
+
+  it("`pulumi import` adopts a vault; once the program declares it there are no changes", async () => {
+    const made = await emulator.client.vaults.create({ name: "js imported", type: "evm" });
+    const ws = stack.workspace;
+    await execFileAsync(
+      ws.pulumiCommand.command,
+      ["import", VAULT, "imported", made.id, "--generate-code=false", "--protect=false", "--yes"].concat([
+        "--stack",
+        stack.name,
+        "--non-interactive",
+      ]),
+      { cwd: ws.workDir, env: { ...process.env, ...ws.envVars }, maxBuffer: 64 * 1024 * 1024 },
+    );
+    assert.equal((await stateResources(stack, VAULT)).get("imported")?.outputs?.acquisition, "adopted");
+
+    await declare({
+      treasury: treasury("js Treasury (renamed)"),
+      cold,
+      adopted: { name: "js made elsewhere", type: "evm", adoptExisting: true },
+      imported: { name: "js imported", type: "evm" },
+    });
+    await stack.preview({ refresh: true, expectNoChanges: true });
+  });
+});
