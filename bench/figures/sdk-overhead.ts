@@ -46,8 +46,8 @@ export const sdkOverheadFigure: Figure = {
       "1.63× to about 1.15×. What is left is response validation (about 36 µs for a 2.7 KB vault), which the sdk " +
       "does by design, and request validation; both are fixed costs per call.",
     "Done: responses are validated by ajv-compiled validators translated from the same zod schemas " +
-      "(`sdk/schema/compiled-validator.ts`; zod still runs for a body they reject, to word the error), once a " +
-      "schema has served 256 calls. In-process, the vault's validation went from about 10 µs (zod) to about " +
+      "(`sdk/schema/compiled-validator.ts`; zod still runs for a body they reject, to word the error), compiled " +
+      "at build time (`scripts/build-validators.js`, ajv standalone code), so no request pays a compile. In-process, the vault's validation went from about 10 µs (zod) to about " +
       "2 µs; in this figure the client CPU gap at 16 in flight went from +37..50 µs to +7..8 µs over 3 runs each. " +
       "One at a time the gap is still +40..56 µs of client CPU on a loaded machine, which this figure alone " +
       "does not break down further.",

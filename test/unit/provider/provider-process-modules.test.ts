@@ -72,6 +72,9 @@ describe("the provider process", function () {
       }))()`,
       { ...settings(), KEY: emulator.info.apiUserPrivateKeyPem },
     );
-    assert.ok(loaded.includes("node_modules/pulumi-custody/dist/sdk/signing/sign-request.js"), loaded.join("\n"));
+    assert.ok(
+      loaded.includes("node_modules/pulumi-custody/dist/sdk/signing/sign-request.js"),
+      loaded.join("\n"),
+    );
   });
 });
