@@ -186,16 +186,19 @@ function loadPrebuilt(schema: z.ZodType): CompiledParse | null {
   }
   const name = prebuiltNames.get(schema);
   if (name === undefined) return null;
+  // A schema the translation does not cover has no validator file: zod alone, without trying to load one.
+  const translation = translateWhole(schema);
+  if (translation === undefined) return null;
   let module: PrebuiltModule;
   try {
     module = require(`./validators/${name}.js`) as PrebuiltModule;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "MODULE_NOT_FOUND") return null;
-    throw err;
+  } catch {
+    // Not built, or not shipped: Node.js says MODULE_NOT_FOUND, a bundler's own loader says it differently
+    // ("Module not found in bundle"). Zod alone is always correct, only slower.
+    return null;
   }
-  const translation = translateWhole(schema);
   // A validator built from another translation could accept what zod now refuses.
-  if (translation === undefined || translation.fingerprint !== module.fingerprint) return null;
+  if (translation.fingerprint !== module.fingerprint) return null;
   const optionTests = translation.options.map((_, i) => module[optionExport(i)] as Test);
   if (optionTests.some((test) => typeof test !== "function")) return null;
   return fastPath(translation, module.validate, optionTests);
