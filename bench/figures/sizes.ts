@@ -58,7 +58,7 @@ export const sizesFigure: Figure = {
       "floor's, the state at most 1.50×, the provider process's peak RSS at most 1.15×.",
   ],
   analysis: [
-    "The serialized provider is a bare `require(\"pulumi-custody/provider-runtime/vault\")` and a function that " +
+    'The serialized provider is a bare `require("pulumi-custody/provider-runtime/vault")` and a function that ' +
       "returns it (provider/shims/index.ts): Pulumi's closure serializer writes a `require` instead of the code for a " +
       "module loaded from node_modules, and the build installs the package into the repository's own node_modules " +
       "so that the fixture program loads it as users' programs do. It holds no setting and no credential (the check " +
