@@ -3,16 +3,28 @@
  * knows: the resource inputs from the runtime's zod input schemas, the outputs from the runtime's output lists
  * (`VAULT_OUTPUT_NAMES`, `VAULT_ADDRESS_OUTPUT_NAMES`), their types from the inputs of the same name or else
  * from the sdk's zod schemas of the API's records, the configuration from `provider/config.ts`'s `SETTINGS`,
- * and the functions from the data sources. Nothing here lists a property by hand.
+ * and the functions from the data sources' specs (`DataSourceSpec` of `provider/data-sources/define.ts`: the
+ * arguments' zod types and the result's field table). Nothing here lists a property by hand.
  *
- * Descriptions come from the zod schemas' `.describe()` where there is one. Outputs whose type cannot be
- * derived are typed `pulumi.json#/Any`.
+ * Descriptions come from the zod schemas' `.describe()` where there is one. A field table's readers have
+ * their types for the compiler only, so a field's type comes from the sdk's records (the API field of the
+ * same name, snake_case) or from the `Vault` output the field shares; a field with neither (a reader that
+ * builds a value, like `chainAddresses` or `vaultGroups`) is typed `pulumi.json#/Any`.
  */
 import { z } from "zod";
 import { SETTINGS } from "../provider/config";
+import { blockchainDataSourceSpecs } from "../provider/data-sources/blockchains";
+import type { DataSourceSpec } from "../provider/data-sources/define";
+import { userDataSourceSpecs } from "../provider/data-sources/users";
+import { vaultAddressDataSourceSpecs } from "../provider/data-sources/vault-addresses";
+import { vaultAssetDataSourceSpecs } from "../provider/data-sources/vault-assets";
+import { vaultDataSourceSpecs } from "../provider/data-sources/vaults";
+import type { FieldReader } from "../provider/runtime/projection";
 import { vaultInputsSchema } from "../provider/runtime/vault/check";
 import { VAULT_REPLACE_INPUTS } from "../provider/runtime/vault/diff";
+import { vaultDetailFields, vaultFields } from "../provider/runtime/vault/fields";
 import { VAULT_OUTPUT_NAMES } from "../provider/runtime/vault/outputs";
+import { pendingVaultGroupProposalSchema, VAULT_ACQUISITIONS } from "../provider/runtime/vault/state-values";
 import { vaultAddressInputsSchema } from "../provider/runtime/vault-address/check-diff";
 import { VAULT_ADDRESS_OUTPUT_NAMES } from "../provider/runtime/vault-address/outputs";
 import * as sdkSchema from "../sdk/schema";
@@ -75,8 +87,8 @@ export function pulumiType(node: JsonSchema | undefined): TypeSpec {
   }
 }
 
-function jsonSchema(schema: z.ZodType): JsonSchema {
-  return z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonSchema;
+function jsonSchema(schema: z.ZodType, io: "input" | "output" = "input"): JsonSchema {
+  return z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema;
 }
 
 /** The snake_case spelling of an output name, as the API's records spell fields. */
@@ -110,8 +122,12 @@ function withDescription(type: TypeSpec, node: JsonSchema | undefined): Property
   return node?.description ? { ...type, description: node.description } : { ...type };
 }
 
-/** The enum types the inputs declare (`custody:index:VaultType` …), filled by {@link resourceSpec}. */
-type EnumTypes = Record<string, { type: "string"; enum: { value: string }[]; description: string }>;
+/** The enum and object types the schema declares (`custody:index:VaultType` …), filled as specs are made. */
+type EnumTypes = Record<
+  string,
+  | { type: "string"; enum: { value: string }[]; description: string }
+  | { type: "object"; properties: Record<string, PropertySpec>; required?: string[]; description: string }
+>;
 
 /**
  * The type of an input: a string enum of the input schema becomes an enum type named after the resource and
@@ -139,6 +155,8 @@ function resourceSpec(options: {
   outputs: readonly string[];
   replaceOnChanges: readonly string[];
   records: JsonSchema[];
+  /** Types of outputs that are neither inputs nor API fields of the same name. */
+  outputTypes?: Record<string, TypeSpec>;
 }): Record<string, unknown> {
   const inputSchema = jsonSchema(options.inputs);
   const inputProperties: Record<string, PropertySpec> = {};
@@ -152,7 +170,7 @@ function resourceSpec(options: {
     // Outputs show what the API reports, which may be a value no input accepts: enums stay strings there.
     properties[name] = input
       ? withDescription(pulumiType(input), input)
-      : recordFieldType(name, options.records);
+      : (options.outputTypes?.[name] ?? recordFieldType(name, options.records));
   }
   return {
     description: options.description,
@@ -161,6 +179,88 @@ function resourceSpec(options: {
     properties,
     // Outputs always present: those the input schema requires (a read reports them from the live object).
     required: options.outputs.filter((name) => (inputSchema.required ?? []).includes(name)),
+  };
+}
+
+/** The token of a type of this package (`VaultDetails` → `custody:index:VaultDetails`). */
+function typeToken(name: string): string {
+  return `${PACKAGE}:index:${name}`;
+}
+
+/** Declares an object type from a zod object schema; returns its reference. */
+function objectTypeOf(name: string, description: string, schema: z.ZodType, types: EnumTypes): TypeSpec {
+  const node = jsonSchema(schema, "output");
+  const properties: Record<string, PropertySpec> = {};
+  for (const [key, child] of Object.entries(node.properties ?? {}))
+    properties[key] = withDescription(pulumiType(child), child);
+  types[typeToken(name)] = { type: "object", properties, required: node.required ?? [], description };
+  return { $ref: `#/types/${typeToken(name)}` };
+}
+
+/** The enum type of a list of string values; returns its reference. */
+function enumTypeOf(
+  name: string,
+  description: string,
+  values: readonly string[],
+  types: EnumTypes,
+): TypeSpec {
+  types[typeToken(name)] = { type: "string", enum: values.map((value) => ({ value })), description };
+  return { $ref: `#/types/${typeToken(name)}` };
+}
+
+/**
+ * Where a field's type comes from: the type of the `Vault` output or `details` property whose reader it is
+ * (the vault data sources spread `vaultFields` and `vaultDetailFields`), else the sdk records' field of the
+ * same name.
+ */
+type FieldTyping = { shared: Map<FieldReader, TypeSpec>; records: JsonSchema[] };
+
+/** Declares the object type of a field table; returns its reference. */
+function fieldTableType(
+  name: string,
+  description: string,
+  fields: Readonly<Record<string, FieldReader>>,
+  typing: FieldTyping,
+  types: EnumTypes,
+): TypeSpec {
+  const properties: Record<string, PropertySpec> = {};
+  for (const [field, read] of Object.entries(fields))
+    properties[field] = typing.shared.get(read) ?? recordFieldType(field, typing.records);
+  types[typeToken(name)] = { type: "object", properties, description };
+  return { $ref: `#/types/${typeToken(name)}` };
+}
+
+/** The function spec of a data source: its arguments as inputs, its result (a list as `items`) as outputs. */
+function functionSpec(spec: DataSourceSpec, typing: FieldTyping, types: EnumTypes): Record<string, unknown> {
+  const properties: Record<string, PropertySpec> = {};
+  const required: string[] = [];
+  for (const [arg, type] of Object.entries(spec.args)) {
+    const node = jsonSchema(type, "output");
+    properties[arg] = withDescription(pulumiType(node), {
+      description: node.description ?? type.description,
+    });
+    if (!type.safeParse(undefined).success) required.push(arg);
+  }
+  const typeName = `${spec.name[0].toUpperCase()}${spec.name.slice(1)}${spec.kind === "list" ? "Item" : "Result"}`;
+  const description = `The result of \`${spec.name}\`${spec.kind === "list" ? ", one item of its list" : ""}.`;
+  // A result without a field table (`getSuggestedFees`: fees keyed by chain id) has no fixed fields to declare.
+  const result = spec.fields ? fieldTableType(typeName, description, spec.fields, typing, types) : undefined;
+  let outputs: Record<string, unknown> = { type: "object", properties: {} };
+  if (spec.kind === "list") {
+    // An invoke answers with an object: a list comes back as `{ items: [...] }` (`plugin/functions.ts`).
+    outputs = {
+      type: "object",
+      properties: { items: { type: "array", items: result ?? ANY } },
+      required: ["items"],
+    };
+  } else if (result && "$ref" in result) {
+    outputs = structuredClone(types[result.$ref.slice("#/types/".length)]);
+    delete (outputs as { description?: string }).description;
+  }
+  return {
+    description: `The \`${spec.name}\` data source of pulumi-custody, served by the provider.`,
+    inputs: { type: "object", properties, ...(required.length ? { required } : {}) },
+    outputs,
   };
 }
 
@@ -184,13 +284,66 @@ export function packageSchema(): Record<string, unknown> {
   const vaultRecords = recordSchemas((name) => name.endsWith("Vault"));
   const addressRecords = recordSchemas((name) => name === "UtxoVaultAddress");
   const enums: EnumTypes = {};
+  const details = fieldTableType(
+    "VaultDetails",
+    "The fields of a vault beyond its main ones (`vaultDetailFields` of the runtime).",
+    vaultDetailFields,
+    { shared: new Map(), records: vaultRecords },
+    enums,
+  );
+  const outputTypes: Record<string, TypeSpec> = {
+    details,
+    pendingProposal: objectTypeOf(
+      "PendingVaultGroupProposal",
+      "A vault-group change proposal that was submitted and is waiting for approval.",
+      pendingVaultGroupProposalSchema,
+      enums,
+    ),
+    acquisition: enumTypeOf(
+      "VaultAcquisition",
+      "How the resource came to manage its vault.",
+      VAULT_ACQUISITIONS,
+      enums,
+    ),
+  };
+  const vault = resourceSpec({
+    name: "Vault",
+    enums,
+    description:
+      "A custody vault. Destroying it archives the vault (the API cannot delete vaults); creating it again restores it.",
+    inputs: vaultInputsSchema(),
+    outputs: VAULT_OUTPUT_NAMES,
+    replaceOnChanges: VAULT_REPLACE_INPUTS,
+    records: vaultRecords,
+    outputTypes,
+  });
+  const vaultProperties = vault.properties as Record<string, TypeSpec>;
+  const detailProperties = (enums[typeToken("VaultDetails")] as { properties: Record<string, TypeSpec> })
+    .properties;
+  const shared = new Map<FieldReader, TypeSpec>([
+    ...Object.entries(vaultFields).map(([name, read]): [FieldReader, TypeSpec] => [
+      read,
+      vaultProperties[name],
+    ]),
+    ...Object.entries(vaultDetailFields).map(([name, read]): [FieldReader, TypeSpec] => [
+      read,
+      detailProperties[name],
+    ]),
+  ]);
+  // Every sdk record schema (not the queries' or bodies'): a field is typed when all that have it agree.
+  const allRecords = recordSchemas((name) => !/(Query|Body)$/.test(name));
   const functions: Record<string, unknown> = {};
+  const specs = [
+    ...vaultDataSourceSpecs,
+    ...vaultAddressDataSourceSpecs,
+    ...vaultAssetDataSourceSpecs,
+    ...userDataSourceSpecs,
+    ...blockchainDataSourceSpecs,
+  ];
   for (const name of Object.keys(FUNCTIONS)) {
-    functions[functionToken(name)] = {
-      description: `The \`${name}\` data source of pulumi-custody, served by the provider.`,
-      inputs: { type: "object", properties: {} },
-      outputs: { type: "object", properties: {} },
-    };
+    const spec = specs.find((candidate) => candidate.name === name);
+    if (!spec) throw new Error(`function ${name} has no data-source spec`);
+    functions[functionToken(name)] = functionSpec(spec, { shared, records: allRecords }, enums);
   }
   return {
     name: PACKAGE,
@@ -206,16 +359,7 @@ export function packageSchema(): Record<string, unknown> {
       inputProperties: configVariables(),
     },
     resources: {
-      [VAULT_TOKEN]: resourceSpec({
-        name: "Vault",
-        enums,
-        description:
-          "A custody vault. Destroying it archives the vault (the API cannot delete vaults); creating it again restores it.",
-        inputs: vaultInputsSchema(),
-        outputs: VAULT_OUTPUT_NAMES,
-        replaceOnChanges: VAULT_REPLACE_INPUTS,
-        records: vaultRecords,
-      }),
+      [VAULT_TOKEN]: vault,
       [VAULT_ADDRESS_TOKEN]: resourceSpec({
         name: "VaultAddress",
         enums,

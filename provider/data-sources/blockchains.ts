@@ -4,12 +4,12 @@ import {
   CosmosChain,
   type EnrichedChain,
   EvmChain,
-  type GetSuggestedFeesQuery,
-  type ListBlockchainsQuery,
+  GetSuggestedFeesQuery,
+  ListBlockchainsQuery,
   SuggestedFees,
 } from "../../sdk";
 import { type Projected, project, withoutUndefined } from "../runtime/projection";
-import { getDataSource, listDataSource } from "./define";
+import { type DataSourceSpec, getDataSource, listDataSource } from "./define";
 import { asMember } from "./fields";
 
 /** Filters of {@link getBlockchains} (`GET /blockchains`). */
@@ -116,7 +116,7 @@ function toBlockchain(chain: EnrichedChain): BlockchainInfo {
   });
 }
 
-const blockchains = listDataSource<GetBlockchainsArgs, typeof ListBlockchainsQuery>()({
+const blockchains = listDataSource<GetBlockchainsArgs, typeof ListBlockchainsQuery>(ListBlockchainsQuery)({
   name: "getBlockchains",
   query: {
     chainTypes: "chain_types",
@@ -127,6 +127,7 @@ const blockchains = listDataSource<GetBlockchainsArgs, typeof ListBlockchainsQue
     showAll: "show_all",
   },
   whenNoArgs: {},
+  fields: blockchainFields,
   list: (client, { query }) => client.blockchains.listAll(query),
   map: toBlockchain,
 });
@@ -224,7 +225,9 @@ function toSuggestedFee(fee: SuggestedFees): SuggestedFee {
   });
 }
 
-const suggestedFees = getDataSource<GetSuggestedFeesArgs, typeof GetSuggestedFeesQuery>()({
+const suggestedFees = getDataSource<GetSuggestedFeesArgs, typeof GetSuggestedFeesQuery>(
+  GetSuggestedFeesQuery,
+)({
   name: "getSuggestedFees",
   query: { chains: "chains", chainTypes: "chain_types" },
   whenNoArgs: {},
@@ -240,3 +243,6 @@ export const getSuggestedFees = suggestedFees.run;
 
 /** {@link getSuggestedFees} taking Inputs and returning an Output. */
 export const getSuggestedFeesOutput = suggestedFees.output;
+
+/** The arguments and result fields of these data sources, for the plugin's schema. */
+export const blockchainDataSourceSpecs: readonly DataSourceSpec[] = [blockchains.spec, suggestedFees.spec];

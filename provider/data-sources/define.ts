@@ -5,8 +5,9 @@
  * variant from that.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { z } from "zod";
+import { z } from "zod";
 import type { CustodyClient, ListAllQuery } from "../../sdk";
+import type { FieldReader } from "../runtime/projection";
 import {
   type DataSourceOptions,
   dataSourceClient,
@@ -55,6 +56,29 @@ interface Declaration<A, C, Q> {
   readonly query: QueryKeys<Omit<A, KeysOfUnion<C> | "maxItems">, Q>;
   /** The arguments to use when none are given; only for data sources whose arguments are all optional. */
   readonly whenNoArgs?: A;
+  /**
+   * The zod type of each argument `callArgs` takes (path parameters have no sdk schema to read it from); the
+   * plugin's schema declares them, required unless the type accepts `undefined`. Checked against the
+   * argument's type.
+   */
+  readonly callArgTypes?: { readonly [K in KeysOfUnion<NoInfer<C>> & keyof A]-?: z.ZodType<A[K]> };
+  /** The field table `map` projects with, when it projects with one: the plugin's schema lists its fields. */
+  readonly fields?: Readonly<Record<string, FieldReader>>;
+}
+
+/**
+ * What the plugin's schema reads of a data source (`plugin/schema.ts`): its arguments with their zod types,
+ * and the fields of its result.
+ */
+export interface DataSourceSpec {
+  /** Name of the data source (`getVaults`). */
+  readonly name: string;
+  /** `list`: the result is a list of items; `get`: one object. */
+  readonly kind: "list" | "get";
+  /** Every argument and its zod type: a query argument's is its query key's in the sdk's query schema. */
+  readonly args: Readonly<Record<string, z.ZodType>>;
+  /** The field table of the result (of each item of a list), when it is projected with one. */
+  readonly fields?: Readonly<Record<string, FieldReader>>;
 }
 
 /** A data source that reads every page of a list (or its first `maxItems`). */
@@ -79,6 +103,8 @@ export interface DataSource<A, R> {
   readonly run: (args: A, options?: DataSourceOptions) => Promise<R>;
   /** The `…Output` variant, taking Inputs and returning an Output. */
   readonly output: (args: InputsOf<A>, options?: DataSourceOptions) => pulumi.Output<R>;
+  /** Its arguments and result fields, for the plugin's schema. */
+  readonly spec: DataSourceSpec;
 }
 
 /** The functions of a data source whose arguments are all optional. */
@@ -87,6 +113,8 @@ export interface OptionalArgsDataSource<A, R> {
   readonly run: (args?: A, options?: DataSourceOptions) => Promise<R>;
   /** The `…Output` variant, taking Inputs and returning an Output. */
   readonly output: (args?: InputsOf<A>, options?: DataSourceOptions) => pulumi.Output<R>;
+  /** Its arguments and result fields, for the plugin's schema. */
+  readonly spec: DataSourceSpec;
 }
 
 /** The arguments of a list data source: its filters, and how many items to read at most. */
@@ -122,8 +150,10 @@ function toQuery<A, C, Q>(args: A, keys: QueryKeys<Omit<A, KeysOfUnion<C> | "max
 /** The plain function and its `…Output` variant, of arguments optional when `whenNoArgs` is declared. */
 function functionsOf<A extends object, C, Q, R>(
   declaration: Declaration<A, C, Q>,
+  shape: { kind: "list" | "get"; querySchema: z.ZodType | undefined },
   fetch: (client: CustodyClient, request: CallRequest<C, Q>, args: A) => Promise<R>,
 ): DataSource<A, R> | OptionalArgsDataSource<A, R> {
+  const spec = specOf(declaration, shape.kind, shape.querySchema);
   const run = (args: A, options?: DataSourceOptions): Promise<R> =>
     prefixingErrors(declaration.name, async () => {
       // Without `callArgs`, `C` is its default `NoCallArgs`: the empty object spreading `undefined` makes.
@@ -133,18 +163,38 @@ function functionsOf<A extends object, C, Q, R>(
     });
   const output = liftToOutput(run);
   const whenNoArgs = declaration.whenNoArgs;
-  if (whenNoArgs === undefined) return { run, output };
+  if (whenNoArgs === undefined) return { run, output, spec };
   return {
     run: (args: A = whenNoArgs, options?: DataSourceOptions) => run(args, options),
     output: (args: InputsOf<A> = whenNoArgs, options?: DataSourceOptions) => output(args, options),
+    spec,
   };
 }
 
+/** The {@link DataSourceSpec} of a declaration; `querySchema` is the sdk's query schema of its endpoint. */
+function specOf<A, C, Q>(
+  declaration: Declaration<A, C, Q>,
+  kind: "list" | "get",
+  querySchema: z.ZodType | undefined,
+): DataSourceSpec {
+  const args: Record<string, z.ZodType> = { ...declaration.callArgTypes };
+  const shape = querySchema instanceof z.ZodObject ? (querySchema.shape as Record<string, z.ZodType>) : {};
+  for (const [arg, key] of Object.entries(declaration.query) as [string, string][]) {
+    const type = shape[key];
+    if (!type) throw new Error(`${declaration.name}: the query schema has no key "${key}" for \`${arg}\``);
+    args[arg] = type;
+  }
+  // `maxItems` is the one argument of every list that is no query parameter (`ListArgs`).
+  if (kind === "list")
+    args.maxItems = z.number().int().describe("Stop after this many items; all of them when unset.");
+  return { name: declaration.name, kind, args, fields: declaration.fields };
+}
+
 /**
- * Declares a data source that reads every page of a list, `listDataSource<Args, typeof QuerySchema>()({…})`
+ * Declares a data source that reads every page of a list, `listDataSource<Args, typeof QuerySchema>(QuerySchema)({…})`
  * where `QuerySchema` is the sdk's query schema of the list endpoint.
  */
-export function listDataSource<A extends ListArgs, S extends z.ZodType>() {
+export function listDataSource<A extends ListArgs, S extends z.ZodType>(querySchema: S) {
   type Q = ListAllQuery<QueryOf<S>>;
   function define<T, R, C = NoCallArgs>(
     declaration: ListDeclaration<A, C, Q, T, R> & { readonly whenNoArgs: A },
@@ -153,7 +203,7 @@ export function listDataSource<A extends ListArgs, S extends z.ZodType>() {
   function define<T, R, C = NoCallArgs>(
     declaration: ListDeclaration<A, C, Q, T, R>,
   ): DataSource<A, R[]> | OptionalArgsDataSource<A, R[]> {
-    return functionsOf(declaration, async (client, request, args) =>
+    return functionsOf(declaration, { kind: "list", querySchema }, async (client, request, args) =>
       (await collect(declaration.list(client, request), args.maxItems)).map((item) => declaration.map(item)),
     );
   }
@@ -161,10 +211,12 @@ export function listDataSource<A extends ListArgs, S extends z.ZodType>() {
 }
 
 /**
- * Declares a data source that makes one request: `getDataSource<Args, typeof QuerySchema>()({…})`, where
+ * Declares a data source that makes one request: `getDataSource<Args, typeof QuerySchema>(QuerySchema)({…})`, where
  * `QuerySchema` is the sdk's query schema of the endpoint (leave it out for an endpoint without a query).
  */
-export function getDataSource<A extends object, S extends z.ZodType | undefined = undefined>() {
+export function getDataSource<A extends object, S extends z.ZodType | undefined = undefined>(
+  querySchema?: S,
+) {
   type Q = S extends z.ZodType ? QueryOf<S> : NoCallArgs;
   function define<T, R, C = NoCallArgs>(
     declaration: GetDeclaration<A, C, Q, T, R> & { readonly whenNoArgs: A },
@@ -173,7 +225,7 @@ export function getDataSource<A extends object, S extends z.ZodType | undefined 
   function define<T, R, C = NoCallArgs>(
     declaration: GetDeclaration<A, C, Q, T, R>,
   ): DataSource<A, R> | OptionalArgsDataSource<A, R> {
-    return functionsOf(declaration, async (client, request) =>
+    return functionsOf(declaration, { kind: "get", querySchema }, async (client, request) =>
       declaration.map(await declaration.get(client, request)),
     );
   }

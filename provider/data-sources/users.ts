@@ -1,14 +1,16 @@
 /** Data sources `getUsers`, `getUser`, `getUserGroups` and `getUserGroup`. */
+
+import { z } from "zod";
 import {
   isModelledUser,
-  type ListUserGroupsQuery,
-  type ListUsersQuery,
+  ListUserGroupsQuery,
+  ListUsersQuery,
   type UserGroup as UserGroupRecord,
   type UserGroupRef,
   type User as UserRecord,
 } from "../../sdk";
 import { type Projected, project, withoutUndefined } from "../runtime/projection";
-import { getDataSource, listDataSource } from "./define";
+import { type DataSourceSpec, getDataSource, listDataSource } from "./define";
 
 /** Filters of {@link getUsers} (`GET /users`). */
 export interface GetUsersArgs {
@@ -120,7 +122,7 @@ function toUser(user: UserRecord): UserInfo {
   return project(userFields, user);
 }
 
-const users = listDataSource<GetUsersArgs, typeof ListUsersQuery>()({
+const users = listDataSource<GetUsersArgs, typeof ListUsersQuery>(ListUsersQuery)({
   name: "getUsers",
   query: {
     types: "types",
@@ -138,6 +140,7 @@ const users = listDataSource<GetUsersArgs, typeof ListUsersQuery>()({
     sortBy: "sort_by",
   },
   whenNoArgs: {},
+  fields: userFields,
   list: (client, { query }) => client.users.listAll(query),
   map: toUser,
 });
@@ -157,6 +160,8 @@ export interface GetUserArgs {
 const user = getDataSource<GetUserArgs>()({
   name: "getUser",
   callArgs: ({ id }: GetUserArgs) => ({ id }),
+  callArgTypes: { id: z.string().describe("User id.") },
+  fields: userFields,
   query: {},
   get: (client, { id }) => client.users.get(id),
   map: toUser,
@@ -244,7 +249,7 @@ function toUserGroup(group: UserGroupRecord): UserGroupInfo {
   return project(userGroupFields, group);
 }
 
-const userGroups = listDataSource<GetUserGroupsArgs, typeof ListUserGroupsQuery>()({
+const userGroups = listDataSource<GetUserGroupsArgs, typeof ListUserGroupsQuery>(ListUserGroupsQuery)({
   name: "getUserGroups",
   query: {
     states: "states",
@@ -257,6 +262,7 @@ const userGroups = listDataSource<GetUserGroupsArgs, typeof ListUserGroupsQuery>
     sortBy: "sort_by",
   },
   whenNoArgs: {},
+  fields: userGroupFields,
   list: (client, { query }) => client.userGroups.listAll(query),
   map: toUserGroup,
 });
@@ -276,6 +282,8 @@ export interface GetUserGroupArgs {
 const userGroup = getDataSource<GetUserGroupArgs>()({
   name: "getUserGroup",
   callArgs: ({ id }: GetUserGroupArgs) => ({ id }),
+  callArgTypes: { id: z.string().describe("User group id.") },
+  fields: userGroupFields,
   query: {},
   get: (client, { id }) => client.userGroups.get(id),
   map: toUserGroup,
@@ -286,3 +294,11 @@ export const getUserGroup = userGroup.run;
 
 /** {@link getUserGroup} taking Inputs and returning an Output. */
 export const getUserGroupOutput = userGroup.output;
+
+/** The arguments and result fields of these data sources, for the plugin's schema. */
+export const userDataSourceSpecs: readonly DataSourceSpec[] = [
+  users.spec,
+  user.spec,
+  userGroups.spec,
+  userGroup.spec,
+];

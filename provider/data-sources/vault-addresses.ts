@@ -1,8 +1,9 @@
 /** Data source `getVaultAddresses`. */
-import type { ListVaultAddressesQuery, UtxoVaultAddress } from "../../sdk";
+import { z } from "zod";
+import { ListVaultAddressesQuery, type UtxoVaultAddress } from "../../sdk";
 import { type Projected, project } from "../runtime/projection";
 import { vaultAddressFields } from "../runtime/vault-address/fields";
-import { listDataSource } from "./define";
+import { type DataSourceSpec, listDataSource } from "./define";
 
 /** Filters of {@link getVaultAddresses} (`GET /vaults/{id}/addresses`). */
 export interface GetVaultAddressesArgs {
@@ -35,9 +36,13 @@ function toVaultAddressInfo(record: UtxoVaultAddress): VaultAddressInfo {
   return project(vaultAddressInfoFields, record);
 }
 
-const vaultAddresses = listDataSource<GetVaultAddressesArgs, typeof ListVaultAddressesQuery>()({
+const vaultAddresses = listDataSource<GetVaultAddressesArgs, typeof ListVaultAddressesQuery>(
+  ListVaultAddressesQuery,
+)({
   name: "getVaultAddresses",
   callArgs: ({ vaultId }: GetVaultAddressesArgs) => ({ vaultId }),
+  callArgTypes: { vaultId: z.string().describe("Vault id.") },
+  fields: vaultAddressInfoFields,
   query: { search: "search", addresses: "addresses", addressTypes: "address_types", sortBy: "sort_by" },
   list: (client, { vaultId, query }) => client.vaults.addresses.listAll(vaultId, query),
   map: toVaultAddressInfo,
@@ -48,3 +53,6 @@ export const getVaultAddresses = vaultAddresses.run;
 
 /** {@link getVaultAddresses} taking Inputs and returning an Output. */
 export const getVaultAddressesOutput = vaultAddresses.output;
+
+/** The arguments and result fields of this data source, for the plugin's schema. */
+export const vaultAddressDataSourceSpecs: readonly DataSourceSpec[] = [vaultAddresses.spec];

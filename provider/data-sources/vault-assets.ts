@@ -1,7 +1,8 @@
 /** Data sources `getVaultAssets` and `getVaultAsset`. */
-import type { AssetInfo, ListOwnedAssetsQuery, OwnedAsset as OwnedAssetRecord } from "../../sdk";
+import { z } from "zod";
+import { type AssetInfo, ListOwnedAssetsQuery, type OwnedAsset as OwnedAssetRecord } from "../../sdk";
 import { type Projected, project, withoutUndefined } from "../runtime/projection";
-import { getDataSource, listDataSource } from "./define";
+import { type DataSourceSpec, getDataSource, listDataSource } from "./define";
 
 /** Filters of {@link getVaultAssets} (`GET /vaults/{id}/assets`). */
 export interface GetVaultAssetsArgs {
@@ -126,9 +127,11 @@ export function toOwnedAsset(owned: OwnedAssetRecord): OwnedAssetInfo {
   return project(ownedAssetFields, owned);
 }
 
-const vaultAssets = listDataSource<GetVaultAssetsArgs, typeof ListOwnedAssetsQuery>()({
+const vaultAssets = listDataSource<GetVaultAssetsArgs, typeof ListOwnedAssetsQuery>(ListOwnedAssetsQuery)({
   name: "getVaultAssets",
   callArgs: ({ vaultId }: GetVaultAssetsArgs) => ({ vaultId }),
+  callArgTypes: { vaultId: z.string().describe("Vault id.") },
+  fields: ownedAssetFields,
   query: {
     chains: "chains",
     assetIds: "asset_ids",
@@ -157,6 +160,8 @@ export interface GetVaultAssetArgs {
 const vaultAsset = getDataSource<GetVaultAssetArgs>()({
   name: "getVaultAsset",
   callArgs: ({ vaultId, assetId }: GetVaultAssetArgs) => ({ vaultId, assetId }),
+  callArgTypes: { vaultId: z.string().describe("Vault id."), assetId: z.string().describe("Asset id.") },
+  fields: ownedAssetFields,
   query: {},
   get: (client, { vaultId, assetId }) => client.vaults.assets.get(vaultId, assetId),
   map: toOwnedAsset,
@@ -167,3 +172,6 @@ export const getVaultAsset = vaultAsset.run;
 
 /** {@link getVaultAsset} taking Inputs and returning an Output. */
 export const getVaultAssetOutput = vaultAsset.output;
+
+/** The arguments and result fields of these data sources, for the plugin's schema. */
+export const vaultAssetDataSourceSpecs: readonly DataSourceSpec[] = [vaultAssets.spec, vaultAsset.spec];

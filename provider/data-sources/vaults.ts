@@ -1,15 +1,17 @@
 /** Data sources `getVaults`, `getVault` and `exportVaultBalances`. */
+
+import { z } from "zod";
 import {
   type CustodyClient,
   type Export,
-  type ExportVaultsQuery,
+  ExportVaultsQuery,
   isModelledVault,
-  type ListVaultsQuery,
+  ListVaultsQuery,
   type Vault,
 } from "../../sdk";
 import { type Projected, project } from "../runtime/projection";
 import { keyHolder, liveVaultGroupIds, vaultDetailFields, vaultFields } from "../runtime/vault/fields";
-import { getDataSource, listDataSource, type QueryOf } from "./define";
+import { type DataSourceSpec, getDataSource, listDataSource, type QueryOf } from "./define";
 import { type OwnedAssetInfo, toOwnedAsset } from "./vault-assets";
 
 /** Filters of {@link getVaults} (`GET /vaults`). */
@@ -85,7 +87,7 @@ function toVaultInfo(vault: Vault): VaultInfo {
   return project(vaultInfoFields, vault);
 }
 
-const vaults = listDataSource<GetVaultsArgs, typeof ListVaultsQuery>()({
+const vaults = listDataSource<GetVaultsArgs, typeof ListVaultsQuery>(ListVaultsQuery)({
   name: "getVaults",
   query: {
     vaultIds: "vault_ids",
@@ -102,6 +104,7 @@ const vaults = listDataSource<GetVaultsArgs, typeof ListVaultsQuery>()({
     sortBy: "sort_by",
   },
   whenNoArgs: {},
+  fields: vaultInfoFields,
   list: (client, { query }) => client.vaults.listAll(query),
   map: toVaultInfo,
 });
@@ -138,6 +141,14 @@ async function vaultNamed(client: CustodyClient, name: string): Promise<Vault> {
 const vault = getDataSource<GetVaultArgs>()({
   name: "getVault",
   callArgs: vaultKey,
+  callArgTypes: {
+    id: z.string().optional().describe("Vault id; give exactly one of `id` and `name`."),
+    name: z
+      .string()
+      .optional()
+      .describe("Full vault name; matches the one vault of that name that is not archived."),
+  },
+  fields: vaultInfoFields,
   query: {},
   get: (client, key) => ("id" in key ? client.vaults.get(key.id) : vaultNamed(client, key.name)),
   map: toVaultInfo,
@@ -185,27 +196,31 @@ export interface BalanceExport {
   requestId: string;
 }
 
+/** The fields of a {@link BalanceExport}, read from the API's export record. */
+const balanceExportFields = {
+  id: (record: Export): string => record.id,
+  creationTime: (record: Export): string => record.creation_time,
+  type: (record: Export): string => record.type,
+  state: (record: Export): string => record.state,
+  downloadUrl: (record: Export): string => record.download_url,
+  expirationTime: (record: Export): string => record.expiration_time,
+  successfulItemsCount: (record: Export): number => record.successful_items_count,
+  failedItemsCount: (record: Export): number => record.failed_items_count,
+  totalItemsCount: (record: Export): number => record.total_items_count,
+  resourceType: (record: Export): string => record.resource_type,
+  requestId: (record: Export): string => record.request_id,
+} satisfies Record<keyof BalanceExport, (record: Export) => unknown>;
+
 /** Maps the API's export record to a {@link BalanceExport}. */
 function toBalanceExport(record: Export): BalanceExport {
-  return {
-    id: record.id,
-    creationTime: record.creation_time,
-    type: record.type,
-    state: record.state,
-    downloadUrl: record.download_url,
-    expirationTime: record.expiration_time,
-    successfulItemsCount: record.successful_items_count,
-    failedItemsCount: record.failed_items_count,
-    totalItemsCount: record.total_items_count,
-    resourceType: record.resource_type,
-    requestId: record.request_id,
-  };
+  return project(balanceExportFields, record);
 }
 
-const balanceExport = getDataSource<ExportVaultBalancesArgs, typeof ExportVaultsQuery>()({
+const balanceExport = getDataSource<ExportVaultBalancesArgs, typeof ExportVaultsQuery>(ExportVaultsQuery)({
   name: "exportVaultBalances",
   query: { limit: "limit", vaultIds: "vaults_ids", vaultTypes: "vault_types" },
   whenNoArgs: {},
+  fields: balanceExportFields,
   get: (client, { query }) => client.vaults.exportBalances(query),
   map: (record) => (record === undefined ? undefined : toBalanceExport(record)),
 });
@@ -215,3 +230,6 @@ export const exportVaultBalances = balanceExport.run;
 
 /** {@link exportVaultBalances} taking Inputs and returning an Output. */
 export const exportVaultBalancesOutput = balanceExport.output;
+
+/** The arguments and result fields of these data sources, for the plugin's schema. */
+export const vaultDataSourceSpecs: readonly DataSourceSpec[] = [vaults.spec, vault.spec, balanceExport.spec];

@@ -1,10 +1,13 @@
 /** The plain (resolved) inputs and outputs of the `Vault` resource, as the provider methods see them. */
+
+import type { z } from "zod";
 import type {
   BlackBoxKeyType as BlackBoxKeyTypeSchema,
   CREATABLE_VAULT_TYPES,
   UTXO_CHAIN_IDS,
 } from "../../../sdk";
 import type { VaultDetails, VaultFields } from "./fields";
+import type { pendingVaultGroupProposalSchema, VAULT_ACQUISITIONS } from "./state-values";
 
 export type { VaultDetails } from "./fields";
 
@@ -39,17 +42,10 @@ export interface VaultInputs {
 }
 
 /** A vault-group change proposal that was submitted and is waiting for approval. */
-export interface PendingVaultGroupProposal {
-  /** Groups the proposal adds the vault to. */
-  addedVaultGroupIds: string[];
-  /** Groups the proposal removes the vault from. */
-  removedVaultGroupIds: string[];
-  /** When the provider submitted it (ISO-8601). */
-  submittedAt: string;
-}
+export interface PendingVaultGroupProposal extends z.output<typeof pendingVaultGroupProposalSchema> {}
 
 /** How the resource came to manage its vault. */
-export type VaultAcquisition = "created" | "restored" | "adopted";
+export type VaultAcquisition = (typeof VAULT_ACQUISITIONS)[number];
 
 /**
  * What a `Vault` keeps beside the vault's own fields: membership as the provider tracks it (the API shows

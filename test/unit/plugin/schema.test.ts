@@ -6,12 +6,19 @@ import * as fs from "node:fs";
 import Ajv2020, { type ValidateFunction } from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { type RunningEmulator, startEmulator } from "../../../emulator";
+import { FUNCTIONS, invoke } from "../../../plugin/functions";
 import { SECRET_SIG, SIG_KEY } from "../../../plugin/properties";
 import * as plugin from "../../../plugin/provider";
 import { packageSchema, type TypeSpec } from "../../../plugin/schema";
 import { VAULT_ADDRESS_TOKEN, VAULT_TOKEN } from "../../../plugin/tokens";
+import { blockchainDataSourceSpecs } from "../../../provider/data-sources/blockchains";
+import { userDataSourceSpecs } from "../../../provider/data-sources/users";
+import { vaultAddressDataSourceSpecs } from "../../../provider/data-sources/vault-addresses";
+import { vaultAssetDataSourceSpecs } from "../../../provider/data-sources/vault-assets";
+import { vaultDataSourceSpecs } from "../../../provider/data-sources/vaults";
 import { configure, forgetVerifiedSettings } from "../../../provider/runtime";
 import { VAULT_INPUTS } from "../../../provider/runtime/vault/check";
+import { vaultDetailFields } from "../../../provider/runtime/vault/fields";
 import { VAULT_OUTPUT_NAMES } from "../../../provider/runtime/vault/outputs";
 import { VAULT_ADDRESS_INPUTS } from "../../../provider/runtime/vault-address/check-diff";
 import { VAULT_ADDRESS_OUTPUT_NAMES } from "../../../provider/runtime/vault-address/outputs";
@@ -23,16 +30,39 @@ type Resource = {
   requiredInputs: string[];
 };
 
+type ObjectSpec = { type: "object"; properties: Record<string, TypeSpec>; required?: string[] };
+type Declared = ObjectSpec | { type: "string"; enum: { value: string }[] };
+type FunctionSpec = { inputs: ObjectSpec; outputs: ObjectSpec };
+
 const schema = packageSchema() as {
   name: string;
   config: { variables: Record<string, { secret?: boolean; type?: string }> };
   resources: Record<string, Resource>;
-  functions: Record<string, unknown>;
+  types: Record<string, Declared>;
+  functions: Record<string, FunctionSpec>;
 };
 
-/** Whether a value has the Pulumi type `spec`. */
+/** Whether every field of `value` is declared in `spec` with a type it has, and every required one is there. */
+function conformsToObject(value: unknown, spec: ObjectSpec): boolean {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  const record = value as Record<string, unknown>;
+  return (
+    (spec.required ?? []).every((key) => key in record) &&
+    Object.entries(record).every(
+      ([key, item]) => spec.properties[key] && conforms(item, spec.properties[key]),
+    )
+  );
+}
+
+/** Whether a value has the Pulumi type `spec` (a reference to this package's types included). */
 function conforms(value: unknown, spec: TypeSpec): boolean {
-  if ("$ref" in spec) return spec.$ref === "pulumi.json#/Any";
+  if ("$ref" in spec) {
+    if (spec.$ref === "pulumi.json#/Any") return true;
+    const declared = schema.types[spec.$ref.replace("#/types/", "")];
+    if (!declared) return false;
+    if (declared.type === "string") return declared.enum.some((e) => e.value === value);
+    return conformsToObject(value, declared);
+  }
   switch (spec.type) {
     case "string":
     case "boolean":
@@ -122,6 +152,74 @@ describe("plugin package schema", () => {
     assert.equal(variables.requestsPerMinute.type, "integer");
   });
 
+  it("details, pendingProposal and acquisition are typed from the runtime, not Any", () => {
+    const vault = schema.resources[VAULT_TOKEN].properties;
+    const details = schema.types["custody:index:VaultDetails"] as ObjectSpec;
+    assert.deepEqual(vault.details, { $ref: "#/types/custody:index:VaultDetails" });
+    assert.deepEqual(Object.keys(details.properties), Object.keys(vaultDetailFields));
+    assert.deepEqual(details.properties.createdAt, { type: "string" });
+    const proposal = schema.types["custody:index:PendingVaultGroupProposal"] as ObjectSpec;
+    assert.deepEqual(vault.pendingProposal, { $ref: "#/types/custody:index:PendingVaultGroupProposal" });
+    assert.deepEqual(proposal.properties.addedVaultGroupIds, {
+      type: "array",
+      items: { type: "string" },
+      description: "Groups the proposal adds the vault to.",
+    });
+    assert.deepEqual(proposal.required?.sort(), [
+      "addedVaultGroupIds",
+      "removedVaultGroupIds",
+      "submittedAt",
+    ]);
+    assert.deepEqual(vault.acquisition, { $ref: "#/types/custody:index:VaultAcquisition" });
+    const acquisition = schema.types["custody:index:VaultAcquisition"] as { enum: { value: string }[] };
+    assert.deepEqual(acquisition.enum.map((e) => e.value).sort(), ["adopted", "created", "restored"]);
+  });
+
+  describe("functions", () => {
+    const specs = [
+      ...vaultDataSourceSpecs,
+      ...vaultAddressDataSourceSpecs,
+      ...vaultAssetDataSourceSpecs,
+      ...userDataSourceSpecs,
+      ...blockchainDataSourceSpecs,
+    ];
+
+    it("every function has the arguments of its data source as inputs", () => {
+      assert.deepEqual(specs.map((s) => s.name).sort(), Object.keys(FUNCTIONS).sort());
+      for (const spec of specs) {
+        const fn = schema.functions[`custody:index:${spec.name}`];
+        assert.deepEqual(Object.keys(fn.inputs.properties).sort(), Object.keys(spec.args).sort(), spec.name);
+        for (const [arg, type] of Object.entries(fn.inputs.properties)) {
+          assert.ok(!("$ref" in type), `${spec.name}.${arg} is typed (${JSON.stringify(type)})`);
+        }
+      }
+      const getVaults = schema.functions["custody:index:getVaults"].inputs;
+      assert.deepEqual(getVaults.properties.names, { type: "array", items: { type: "string" } });
+      assert.equal((getVaults.properties.maxItems as { type: string }).type, "integer");
+      assert.deepEqual(schema.functions["custody:index:getUser"].inputs.required, ["id"]);
+      assert.equal(schema.functions["custody:index:getVault"].inputs.required, undefined);
+    });
+
+    it("every function with a field table has typed outputs: a list as { items: [...] }, one object as its fields", () => {
+      for (const spec of specs) {
+        const outputs = schema.functions[`custody:index:${spec.name}`].outputs;
+        if (!spec.fields) continue;
+        let fields: ObjectSpec = outputs;
+        if (spec.kind === "list") {
+          assert.deepEqual(Object.keys(outputs.properties), ["items"], spec.name);
+          const items = outputs.properties.items as { type: string; items: { $ref: string } };
+          assert.equal(items.type, "array");
+          fields = schema.types[items.items.$ref.replace("#/types/", "")] as ObjectSpec;
+        }
+        assert.deepEqual(Object.keys(fields.properties), Object.keys(spec.fields), spec.name);
+        const typed = Object.values(fields.properties).filter(
+          (t) => !("$ref" in t) || t.$ref !== "pulumi.json#/Any",
+        );
+        assert.ok(typed.length > 0, `${spec.name}: some fields typed`);
+      }
+    });
+  });
+
   describe("the outputs of real vaults have the declared types (emulator)", () => {
     let emulator: RunningEmulator;
     before(async () => {
@@ -162,6 +260,35 @@ describe("plugin package schema", () => {
         for (const [key, value] of Object.entries(address.outputs)) {
           assert.ok(conforms(value, addressProperties[key]), `${key} = ${JSON.stringify(value)}`);
         }
+      });
+    }
+
+    const calls: [string, (ids: { vaultId: string; userId: string }) => Record<string, unknown>][] = [
+      ["getVaults", () => ({ maxItems: 20 })],
+      ["getVault", ({ vaultId }) => ({ id: vaultId })],
+      ["exportVaultBalances", () => ({})],
+      ["getVaultAddresses", ({ vaultId }) => ({ vaultId })],
+      ["getVaultAssets", ({ vaultId }) => ({ vaultId })],
+      ["getUsers", () => ({})],
+      ["getUser", ({ userId }) => ({ id: userId })],
+      ["getUserGroups", () => ({})],
+      ["getBlockchains", () => ({ maxItems: 20 })],
+    ];
+    for (const [name, args] of calls) {
+      it(`${name}: a real call's outputs conform to the declared outputs`, async () => {
+        const utxo = await plugin.create(VAULT_TOKEN, {
+          name: `fn ${name}`,
+          type: "utxo",
+          chain: "bitcoin_testnet",
+        });
+        const users = await invoke("custody:index:getUsers", {});
+        const userId = (users.value.items as { id: string }[])[0].id;
+        const { value } = await invoke(`custody:index:${name}`, args({ vaultId: utxo.id, userId }));
+        const outputs = schema.functions[`custody:index:${name}`].outputs;
+        assert.ok(conformsToObject(value, outputs), `${name} = ${JSON.stringify(value).slice(0, 2000)}`);
+        // A new vault holds no assets in the emulator: `getVaultAssets` checks the list's shape only.
+        if (name.endsWith("s") && name !== "exportVaultBalances" && name !== "getVaultAssets")
+          assert.ok((value.items as unknown[]).length > 0, `${name} returned items to check`);
       });
     }
   });

@@ -3,7 +3,7 @@
 // argument→query table is checked against the endpoint's query schema: its keys and their value types.
 import type { GetVaultsArgs } from "../../../provider";
 import { listDataSource, type QueryKeys, type QueryOf } from "../../../provider/data-sources/define";
-import type { ExportVaultsQuery, ListAllQuery, ListVaultsQuery, Vault } from "../../../sdk";
+import { type ExportVaultsQuery, type ListAllQuery, ListVaultsQuery, type Vault } from "../../../sdk";
 
 type VaultListQuery = ListAllQuery<QueryOf<typeof ListVaultsQuery>>;
 type VaultFilters = Pick<GetVaultsArgs, "vaultIds" | "originType" | "sortBy">;
@@ -42,7 +42,7 @@ export const missingKey: QueryKeys<VaultFilters, VaultListQuery> = {
 
 /** The same checks through the table of a data source (never called: declaring it is the test). */
 export function declaredDataSources() {
-  const define = listDataSource<GetVaultsArgs, typeof ListVaultsQuery>();
+  const define = listDataSource<GetVaultsArgs, typeof ListVaultsQuery>(ListVaultsQuery);
   return [
     define({
       name: "getVaults",
