@@ -186,7 +186,11 @@ function specOf<A, C, Q>(
   }
   // `maxItems` is the one argument of every list that is no query parameter (`ListArgs`).
   if (kind === "list")
-    args.maxItems = z.number().int().describe("Stop after this many items; all of them when unset.");
+    args.maxItems = z
+      .number()
+      .int()
+      .optional()
+      .describe("Stop after this many items; all of them when unset.");
   return { name: declaration.name, kind, args, fields: declaration.fields };
 }
 

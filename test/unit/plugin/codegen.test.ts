@@ -97,6 +97,27 @@ describe("custody-codegen: SDKs from the plugin's schema", () => {
     }
   });
 
+  it("Python: each function takes its data source's arguments and returns typed fields", async () => {
+    const out = await generate("python", schema);
+
+    const getVaults = await read(out, "pulumi_custody", "get_vaults.py");
+    assert.match(
+      getVaults,
+      /^def get_vaults\([^)]*\bnames: Optional\[Sequence\[_builtins\.str\]\] = None,/ms,
+    );
+    assert.match(getVaults, /\bmax_items: Optional\[_builtins\.int\] = None/);
+    assert.match(getVaults, /def items\(self\) -> Sequence\['outputs\.GetVaultsItem'\]:/);
+    const getUser = await read(out, "pulumi_custody", "get_user.py");
+    assert.match(getUser, /^def get_user\(id: Optional\[_builtins\.str\] = None,/m);
+    assert.match(getUser, /def email\(self\) -> Optional\[_builtins\.str\]:/);
+    const functions = Object.entries(schema.functions) as [string, { inputs: { properties: object } }][];
+    for (const [token, fn] of functions) {
+      const source = await read(out, "pulumi_custody", `${snake(memberName(token))}.py`);
+      for (const arg of Object.keys(fn.inputs.properties))
+        assert.match(source, new RegExp(`\\b${snake(arg)}: `), `${token} argument ${arg}`);
+    }
+  });
+
   it("TypeScript: package.json has the schema's version and @pulumi/pulumi; a class per resource with every input", async () => {
     const out = await generate("nodejs", schema);
 
@@ -113,6 +134,10 @@ describe("custody-codegen: SDKs from the plugin's schema", () => {
     }
     for (const token of Object.keys(schema.functions))
       assert.ok(fs.existsSync(path.join(out, `${camel(memberName(token))}.ts`)), `function ${token}`);
+    const getVaults = await read(out, "getVaults.ts");
+    assert.match(getVaults, /^\s+names\?: string\[\];$/m);
+    assert.match(getVaults, /^\s+maxItems\?: number;$/m);
+    assert.match(getVaults, /readonly items: outputs\.GetVaultsItem\[\];/);
   });
 
   it("a schema without a version needs -version, which the SDK then claims", async () => {

@@ -198,6 +198,7 @@ describe("plugin package schema", () => {
       assert.equal((getVaults.properties.maxItems as { type: string }).type, "integer");
       assert.deepEqual(schema.functions["custody:index:getUser"].inputs.required, ["id"]);
       assert.equal(schema.functions["custody:index:getVault"].inputs.required, undefined);
+      assert.equal(getVaults.required, undefined, "every filter of a list, maxItems too, is optional");
     });
 
     it("every function with a field table has typed outputs: a list as { items: [...] }, one object as its fields", () => {
