@@ -7,9 +7,8 @@
  * arguments' zod types and the result's field table). Nothing here lists a property by hand.
  *
  * Descriptions come from the zod schemas' `.describe()` where there is one. A field table's readers have
- * their types for the compiler only, so a field's type comes from the sdk's records (the API field of the
- * same name, snake_case) or from the `Vault` output the field shares; a field with neither (a reader that
- * builds a value, like `chainAddresses` or `vaultGroups`) is typed `pulumi.json#/Any`.
+ * their types for the compiler only: `scripts/emit-field-types.js` writes them at build time
+ * (`field-types.json`, beside this module), and fields of objects with fixed fields are `pulumi.json#/Any` there.
  */
 import { z } from "zod";
 import { SETTINGS } from "../provider/config";
@@ -22,7 +21,7 @@ import { vaultDataSourceSpecs } from "../provider/data-sources/vaults";
 import type { FieldReader } from "../provider/runtime/projection";
 import { vaultInputsSchema } from "../provider/runtime/vault/check";
 import { VAULT_REPLACE_INPUTS } from "../provider/runtime/vault/diff";
-import { vaultDetailFields, vaultFields } from "../provider/runtime/vault/fields";
+import { vaultDetailFields } from "../provider/runtime/vault/fields";
 import { VAULT_OUTPUT_NAMES } from "../provider/runtime/vault/outputs";
 import { pendingVaultGroupProposalSchema, VAULT_ACQUISITIONS } from "../provider/runtime/vault/state-values";
 import { vaultAddressInputsSchema } from "../provider/runtime/vault-address/check-diff";
@@ -182,6 +181,26 @@ function resourceSpec(options: {
   };
 }
 
+/** The Pulumi type of each field of each field table, by table name (`scripts/emit-field-types.js`). */
+let fieldTypes: Record<string, Record<string, TypeSpec>> | undefined;
+
+/**
+ * The field types of `table`, found by its field names (each table has its own set; the file names tables by
+ * their variable's name, which the running code cannot see).
+ */
+function fieldTypesOf(table: Readonly<Record<string, FieldReader>>): Record<string, TypeSpec> {
+  fieldTypes ??= require("./field-types.json") as Record<string, Record<string, TypeSpec>>;
+  const names = JSON.stringify(Object.keys(table).sort());
+  const matches = Object.entries(fieldTypes).filter(
+    ([, types]) => JSON.stringify(Object.keys(types).sort()) === names,
+  );
+  if (matches.length !== 1)
+    throw new Error(
+      `field-types.json has ${matches.length} tables with the fields ${names}: run \`npm run build\` (scripts/emit-field-types.js)`,
+    );
+  return matches[0][1];
+}
+
 /** The token of a type of this package (`VaultDetails` → `custody:index:VaultDetails`). */
 function typeToken(name: string): string {
   return `${PACKAGE}:index:${name}`;
@@ -208,30 +227,22 @@ function enumTypeOf(
   return { $ref: `#/types/${typeToken(name)}` };
 }
 
-/**
- * Where a field's type comes from: the type of the `Vault` output or `details` property whose reader it is
- * (the vault data sources spread `vaultFields` and `vaultDetailFields`), else the sdk records' field of the
- * same name.
- */
-type FieldTyping = { shared: Map<FieldReader, TypeSpec>; records: JsonSchema[] };
-
 /** Declares the object type of a field table; returns its reference. */
 function fieldTableType(
   name: string,
   description: string,
   fields: Readonly<Record<string, FieldReader>>,
-  typing: FieldTyping,
   types: EnumTypes,
 ): TypeSpec {
+  const found = fieldTypesOf(fields);
   const properties: Record<string, PropertySpec> = {};
-  for (const [field, read] of Object.entries(fields))
-    properties[field] = typing.shared.get(read) ?? recordFieldType(field, typing.records);
+  for (const field of Object.keys(fields)) properties[field] = found[field];
   types[typeToken(name)] = { type: "object", properties, description };
   return { $ref: `#/types/${typeToken(name)}` };
 }
 
 /** The function spec of a data source: its arguments as inputs, its result (a list as `items`) as outputs. */
-function functionSpec(spec: DataSourceSpec, typing: FieldTyping, types: EnumTypes): Record<string, unknown> {
+function functionSpec(spec: DataSourceSpec, types: EnumTypes): Record<string, unknown> {
   const properties: Record<string, PropertySpec> = {};
   const required: string[] = [];
   for (const [arg, type] of Object.entries(spec.args)) {
@@ -244,7 +255,7 @@ function functionSpec(spec: DataSourceSpec, typing: FieldTyping, types: EnumType
   const typeName = `${spec.name[0].toUpperCase()}${spec.name.slice(1)}${spec.kind === "list" ? "Item" : "Result"}`;
   const description = `The result of \`${spec.name}\`${spec.kind === "list" ? ", one item of its list" : ""}.`;
   // A result without a field table (`getSuggestedFees`: fees keyed by chain id) has no fixed fields to declare.
-  const result = spec.fields ? fieldTableType(typeName, description, spec.fields, typing, types) : undefined;
+  const result = spec.fields ? fieldTableType(typeName, description, spec.fields, types) : undefined;
   let outputs: Record<string, unknown> = { type: "object", properties: {} };
   if (spec.kind === "list") {
     // An invoke answers with an object: a list comes back as `{ items: [...] }` (`plugin/functions.ts`).
@@ -288,7 +299,6 @@ export function packageSchema(): Record<string, unknown> {
     "VaultDetails",
     "The fields of a vault beyond its main ones (`vaultDetailFields` of the runtime).",
     vaultDetailFields,
-    { shared: new Map(), records: vaultRecords },
     enums,
   );
   const outputTypes: Record<string, TypeSpec> = {
@@ -317,21 +327,6 @@ export function packageSchema(): Record<string, unknown> {
     records: vaultRecords,
     outputTypes,
   });
-  const vaultProperties = vault.properties as Record<string, TypeSpec>;
-  const detailProperties = (enums[typeToken("VaultDetails")] as { properties: Record<string, TypeSpec> })
-    .properties;
-  const shared = new Map<FieldReader, TypeSpec>([
-    ...Object.entries(vaultFields).map(([name, read]): [FieldReader, TypeSpec] => [
-      read,
-      vaultProperties[name],
-    ]),
-    ...Object.entries(vaultDetailFields).map(([name, read]): [FieldReader, TypeSpec] => [
-      read,
-      detailProperties[name],
-    ]),
-  ]);
-  // Every sdk record schema (not the queries' or bodies'): a field is typed when all that have it agree.
-  const allRecords = recordSchemas((name) => !/(Query|Body)$/.test(name));
   const functions: Record<string, unknown> = {};
   const specs = [
     ...vaultDataSourceSpecs,
@@ -343,7 +338,7 @@ export function packageSchema(): Record<string, unknown> {
   for (const name of Object.keys(FUNCTIONS)) {
     const spec = specs.find((candidate) => candidate.name === name);
     if (!spec) throw new Error(`function ${name} has no data-source spec`);
-    functions[functionToken(name)] = functionSpec(spec, { shared, records: allRecords }, enums);
+    functions[functionToken(name)] = functionSpec(spec, enums);
   }
   return {
     name: PACKAGE,

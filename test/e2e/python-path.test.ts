@@ -98,6 +98,7 @@ describe("Python program through the generated SDK and the plugin (real engine, 
   let binDirs: string;
   let sdkDir: string;
   let schemaVersion: string;
+  let virtualenvDir: string;
   const ids = new Map<string, string>();
 
   /** Sets the example's config: the treasury's name and the further vaults of `vaults`. */
@@ -132,6 +133,7 @@ describe("Python program through the generated SDK and the plugin (real engine, 
         throw new Error(`${engine.binDir} has no pulumi-language-python: run scripts/install-pulumi.sh`);
       });
     const virtualenv = await runScript("install-python-deps.sh");
+    virtualenvDir = virtualenv;
     sdkDir = repoPath("dist", "sdks", "python");
     schemaVersion = JSON.parse(
       await fs.promises.readFile(repoPath("dist", "sdks", "schema.json"), "utf8"),
@@ -271,6 +273,44 @@ describe("Python program through the generated SDK and the plugin (real engine, 
     });
     await stack.preview({ expectNoChanges: true });
     await stack.preview({ refresh: true, expectNoChanges: true });
+  });
+
+  it("the Python program calls typed functions: get_vaults(names=...) and get_vault(id=...)", async () => {
+    const made = await emulator.client.vaults.create({ name: "py function target", type: "evm" });
+    const dir = await copyExample(path.join(tempRoot, "functions"), virtualenvDir);
+    // A program of its own: the example declares resources, this one only reads through the functions.
+    await fs.promises.writeFile(
+      path.join(dir, "__main__.py"),
+      [
+        "import pulumi",
+        "import pulumi_custody as custody",
+        "",
+        'found = custody.get_vaults(names=[pulumi.Config().require("target")], max_items=5)',
+        'pulumi.export("ids", [item.id for item in found.items])',
+        'pulumi.export("types", [item.type for item in found.items])',
+        'pulumi.export("createdAt", custody.get_vault(id=found.items[0].id).created_at)',
+        "",
+      ].join("\n"),
+    );
+    const functions = await createLocalStack({
+      projectDir: dir,
+      stackName: "functions",
+      envVars: { PATH: binDirs },
+    });
+    try {
+      await functions.setAllConfig({
+        "custody:baseUrl": { value: emulator.baseUrl },
+        "custody:accessToken": { value: emulator.accessToken, secret: true },
+        "custody:requestsPerMinute": { value: "0" },
+        target: { value: made.name },
+      });
+      const { outputs } = await functions.up();
+      assert.deepEqual(outputs.ids.value, [made.id]);
+      assert.deepEqual(outputs.types.value, ["evm"]);
+      assert.equal(outputs.createdAt.value, made.created_at);
+    } finally {
+      await disposeLocalStack(functions);
+    }
   });
 
   it("`pulumi install` creates the project's virtualenv with pulumi and the generated SDK", async function () {
