@@ -19,6 +19,7 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import {
   apiAddresses,
   apiVaultsNamed,
+  assertRenameDriftCaughtAndRepaired,
   startTestEmulator,
   stateResources,
   type TestEmulator,
@@ -196,18 +197,13 @@ describe("Python program through the generated SDK and the plugin (real engine, 
   });
 
   it("drift: an out-of-band rename fails `preview --refresh --expect-no-changes`, and `up --refresh` repairs it", async () => {
-    await stack.preview({ refresh: true, expectNoChanges: true });
-    await emulator.client.vaults.rename(ids.get("treasury")!, "py renamed behind Pulumi's back");
-
-    await assert.rejects(stack.preview({ refresh: true, expectNoChanges: true }), (err: unknown) => {
-      assert.match(String(err), /no changes were expected for preview but changes were proposed/);
-      return true;
-    });
-
-    const up = await stack.up({ refresh: true });
-    assert.equal(up.summary.result, "succeeded");
-    assert.equal((await emulator.client.vaults.get(ids.get("treasury")!)).name, NAMES.renamed);
-    await stack.preview({ refresh: true, expectNoChanges: true });
+    await assertRenameDriftCaughtAndRepaired(
+      stack,
+      emulator.client,
+      ids.get("treasury")!,
+      NAMES.renamed,
+      "py renamed behind Pulumi's back",
+    );
   });
 
   it("removing a vault from the program archives it; declaring it again restores the same vault", async () => {

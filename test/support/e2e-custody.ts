@@ -13,6 +13,7 @@
  *
  * @module
  */
+import * as assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import { promisify } from "node:util";
@@ -213,4 +214,30 @@ export async function apiAddresses(client: CustodyClient, vaultId: string): Prom
 /** The plain value of a stack output (`undefined` when absent). */
 export function outputValue<T>(outputs: Record<string, { value: unknown }>, name: string): T {
   return outputs[name]?.value as T;
+}
+
+/**
+ * The drift step every path's scenario shares: the stack starts clean, a vault renamed out of band makes
+ * `preview --refresh --expect-no-changes` fail, `up --refresh` renames it back to `declaredName`, and the stack
+ * is clean again.
+ */
+export async function assertRenameDriftCaughtAndRepaired(
+  stack: Stack,
+  client: CustodyClient,
+  vaultId: string,
+  declaredName: string,
+  outOfBandName: string,
+): Promise<void> {
+  await stack.preview({ refresh: true, expectNoChanges: true });
+  await client.vaults.rename(vaultId, outOfBandName);
+
+  await assert.rejects(stack.preview({ refresh: true, expectNoChanges: true }), (err: unknown) => {
+    assert.match(String(err), /no changes were expected for preview but changes were proposed/);
+    return true;
+  });
+
+  const up = await stack.up({ refresh: true });
+  assert.equal(up.summary.result, "succeeded");
+  assert.equal((await client.vaults.get(vaultId)).name, declaredName);
+  await stack.preview({ refresh: true, expectNoChanges: true });
 }
