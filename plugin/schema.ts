@@ -30,8 +30,37 @@ import * as sdkSchema from "../sdk/schema";
 import { FUNCTIONS, functionToken } from "./functions";
 import { PACKAGE, VAULT_ADDRESS_TOKEN, VAULT_TOKEN } from "./tokens";
 
+const packageJson: { version: string; devDependencies: Record<string, string> } = require("../../package.json");
+
 /** The plugin's version: the package's. */
-export const PLUGIN_VERSION: string = require("../../package.json").version;
+export const PLUGIN_VERSION: string = packageJson.version;
+
+/**
+ * The oldest Pulumi SDK the generated SDKs accept: the version this project builds and tests with (the exact
+ * `@pulumi/pulumi` of package.json's devDependencies), whose codegen writes them.
+ */
+const PULUMI_SDK_FLOOR: string = packageJson.devDependencies["@pulumi/pulumi"];
+
+/**
+ * The per-language options of the schema, read by every SDK generator (`pulumi package gen-sdk`, `pulumi
+ * import` code, `pulumi convert`): the SDKs claim the schema's version (the generators write 0.0.0 otherwise),
+ * the npm package has our scope, and both require the Pulumi SDK they were generated for.
+ */
+function languageOptions(): Record<string, object> {
+  const major = Number(PULUMI_SDK_FLOOR.split(".")[0]);
+  return {
+    nodejs: {
+      packageName: `@pulumi-custody/${PACKAGE}`,
+      respectSchemaVersion: true,
+      dependencies: { "@pulumi/pulumi": `^${PULUMI_SDK_FLOOR}` },
+    },
+    python: {
+      respectSchemaVersion: true,
+      pythonRequires: ">=3.9",
+      requires: { pulumi: `>=${PULUMI_SDK_FLOOR},<${major + 1}.0.0` },
+    },
+  };
+}
 
 /** A JSON Schema node, as `z.toJSONSchema` writes it. */
 type JsonSchema = {
@@ -348,6 +377,7 @@ export function packageSchema(): Record<string, unknown> {
     keywords: ["pulumi", "custody", "vault", "category/cloud"],
     license: "Apache-2.0",
     meta: { moduleFormat: "(.*)" },
+    language: languageOptions(),
     config: { variables: configVariables(), defaults: [] },
     provider: {
       description: `The ${PACKAGE} provider.`,

@@ -6,7 +6,8 @@
 // Node.js projects, following the upstream host of the same version
 // (sdk/nodejs/cmd/pulumi-language-nodejs in pulumi/pulumi v3.248.0), and hands the real work to
 // the runners that ship in @pulumi/pulumi (`cmd/run`, `cmd/run-plugin`, `cmd/run-policy-pack`).
-// One file per RPC: run.go, run_plugin.go, required_plugins.go, install.go, dependencies.go.
+// One file per RPC: run.go, run_plugin.go, required_plugins.go, install.go, dependencies.go; the
+// code-generation RPCs, which hand the work to pkg/v3/codegen/nodejs, are in generate.go.
 package main
 
 import (

@@ -2,8 +2,8 @@
 //
 // Users run the upstream host (it ships with the Pulumi CLI). The upstream host lives in a Go module of its
 // own (sdk/python/cmd/pulumi-language-python) that the Go module proxy does not serve, so this one exists for
-// our tests: it runs a `runtime: python` program, installs its dependencies into a virtualenv, and generates a
-// Python package from a schema. What it does, it does with the same pieces as upstream v3.248.0: the
+// our tests: it runs a `runtime: python` program, installs its dependencies into a virtualenv, and generates
+// Python code (generate.go: a package from a schema, the program `pulumi import` prints). What it does, it does with the same pieces as upstream v3.248.0: the
 // toolchain package of github.com/pulumi/pulumi/sdk/v3/python/toolchain (virtualenv, pip), the executor
 // script `pulumi-language-python-exec` installed next to this binary, and pkg/codegen/python.
 package main
@@ -21,9 +21,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/pulumi/pulumi/pkg/v3/codegen/python"
-	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
-	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/version"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
@@ -327,44 +324,4 @@ func (h *host) GetProgramDependencies(
 		deps = append(deps, &pulumirpc.DependencyInfo{Name: p.Name, Version: p.Version})
 	}
 	return &pulumirpc.GetProgramDependenciesResponse{Dependencies: deps}, nil
-}
-
-// GeneratePackage is `pulumi package gen-sdk --language python`: bind the schema with the engine's loader
-// (for the packages it references) and write what pkg/codegen/python generates, as upstream does.
-func (h *host) GeneratePackage(
-	_ context.Context, req *pulumirpc.GeneratePackageRequest,
-) (*pulumirpc.GeneratePackageResponse, error) {
-	loader, err := schema.NewLoaderClient(req.GetLoaderTarget())
-	if err != nil {
-		return nil, err
-	}
-	defer loader.Close()
-
-	var spec schema.PackageSpec
-	if err := json.Unmarshal([]byte(req.GetSchema()), &spec); err != nil {
-		return nil, fmt.Errorf("the schema is not a package schema: %w", err)
-	}
-	cached := schema.NewCachedLoader(loader)
-	pkg, diags, err := schema.BindSpec(spec, cached, schema.ValidationOptions{AllowDanglingReferences: true})
-	if err != nil {
-		return nil, err
-	}
-	rpcDiagnostics := plugin.HclDiagnosticsToRPCDiagnostics(diags)
-	if diags.HasErrors() {
-		return &pulumirpc.GeneratePackageResponse{Diagnostics: rpcDiagnostics}, nil
-	}
-	files, err := python.GeneratePackage("pulumi-language-python", pkg, req.GetExtraFiles(), cached)
-	if err != nil {
-		return nil, err
-	}
-	for name, data := range files {
-		path := filepath.Join(req.GetDirectory(), name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return nil, fmt.Errorf("could not create output directory %s: %w", filepath.Dir(path), err)
-		}
-		if err := os.WriteFile(path, data, 0o644); err != nil {
-			return nil, fmt.Errorf("could not write output file %s: %w", name, err)
-		}
-	}
-	return &pulumirpc.GeneratePackageResponse{Diagnostics: rpcDiagnostics}, nil
 }

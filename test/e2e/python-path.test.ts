@@ -20,6 +20,7 @@ import {
   apiAddresses,
   apiVaultsNamed,
   assertRenameDriftCaughtAndRepaired,
+  importAndRunPrintedCode,
   startTestEmulator,
   stateResources,
   type TestEmulator,
@@ -243,19 +244,23 @@ describe("Python program through the generated SDK and the plugin (real engine, 
   it("`pulumi import custody:index:Vault` adopts a vault; once the program declares it there are no changes", async () => {
     const made = await emulator.client.vaults.create({ name: NAMES.imported, type: "evm" });
 
-    await pulumi([
+    const { stdout } = await pulumi([
       "import",
       VAULT,
       "imported",
       made.id,
       "--stack",
       stack.name,
-      // Python code generation (GenerateProgram) is not in our language host; the program is edited below.
-      "--generate-code=false",
       // The program does not declare `protect`, which `pulumi import` sets by default.
       "--protect=false",
       "--yes",
     ]);
+
+    // The CLI prints the code to add (the language host's GenerateProgram); the example takes it as config.
+    assert.match(
+      stdout,
+      /custody\.Vault\("imported",\s*name="py made out of band, imported",\s*type=custody\.VaultType\.EVM\)/,
+    );
 
     const imported = (await stateResources(stack, VAULT)).get("imported");
     assert.equal(imported?.id, made.id);
@@ -269,6 +274,24 @@ describe("Python program through the generated SDK and the plugin (real engine, 
     });
     await stack.preview({ expectNoChanges: true });
     await stack.preview({ refresh: true, expectNoChanges: true });
+  });
+
+  it("`pulumi import` prints Python that, run as the program, has no changes", async () => {
+    const dir = await copyExample(path.join(tempRoot, "printed"), virtualenvDir);
+
+    const { code } = await importAndRunPrintedCode({
+      emulator,
+      projectDir: dir,
+      programFile: "__main__.py",
+      path: binDirs,
+      vaultName: "py printed code",
+    });
+
+    assert.match(code, /^import pulumi_custody as custody$/m);
+    assert.match(
+      code,
+      /custody\.Vault\("printed",\s*name="py printed code",\s*type=custody\.VaultType\.EVM\)/,
+    );
   });
 
   it("the Python program calls typed functions: get_vaults(names=...) and get_vault(id=...)", async () => {
@@ -462,5 +485,37 @@ describe("JavaScript program through the generated npm SDK and the plugin (real 
       imported: { name: "js imported", type: "evm" },
     });
     await stack.preview({ refresh: true, expectNoChanges: true });
+  });
+
+  it("`pulumi import` prints TypeScript that, run as the program, has no changes", async () => {
+    const dir = path.join(tempRoot, "printed");
+    // A project as users have it, its packages in its own node_modules (links to the repository's here).
+    const packages = {
+      "@pulumi/pulumi": repoPath("node_modules", "@pulumi", "pulumi"),
+      "@pulumi-custody/custody": repoPath("dist", "sdks", "nodejs", "bin"),
+    };
+    for (const [name, target] of Object.entries(packages)) {
+      const link = path.join(dir, "node_modules", name);
+      await fs.promises.mkdir(path.dirname(link), { recursive: true });
+      await fs.promises.symlink(target, link);
+    }
+    await fs.promises.writeFile(
+      path.join(dir, "Pulumi.yaml"),
+      "name: printed-import\nruntime: nodejs\nmain: index.ts\n",
+    );
+
+    const { code } = await importAndRunPrintedCode({
+      emulator,
+      projectDir: dir,
+      programFile: "index.ts",
+      path: String(stack.workspace.envVars.PATH),
+      vaultName: "js printed code",
+    });
+
+    assert.match(code, /^import \* as custody from "@pulumi-custody\/custody";$/m);
+    assert.match(
+      code,
+      /new custody\.Vault\("printed", \{\s*name: "js printed code",\s*type: custody\.VaultType\.Evm,?\s*\}\);/,
+    );
   });
 });

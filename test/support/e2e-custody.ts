@@ -20,7 +20,7 @@ import { promisify } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../emulator";
 import { type Vault as ApiVault, CustodyClient, type UtxoVaultAddress } from "../../sdk";
-import { createLocalStack, repoPath } from "./pulumi-engine";
+import { createLocalStack, disposeLocalStack, repoPath } from "./pulumi-engine";
 
 const execFileAsync = promisify(execFile);
 
@@ -240,4 +240,67 @@ export async function assertRenameDriftCaughtAndRepaired(
   assert.equal(up.summary.result, "succeeded");
   assert.equal((await client.vaults.get(vaultId)).name, declaredName);
   await stack.preview({ refresh: true, expectNoChanges: true });
+}
+
+/** What {@link importAndRunPrintedCode} needs: a project whose program file is replaced by printed code. */
+export interface PrintedImportOptions {
+  /** The emulator the plugin talks to; the vault is made in it out of band. */
+  emulator: TestEmulator;
+  /** A project directory of the program's language; its program is overwritten. */
+  projectDir: string;
+  /** The program file, relative to `projectDir` (`index.ts`, `__main__.py`). */
+  programFile: string;
+  /** `PATH` of the stack: the engine, its language hosts and a `pulumi-resource-custody` launcher. */
+  path: string;
+  /** Name of the vault made out of band (and imported). */
+  vaultName: string;
+}
+
+/**
+ * The whole `pulumi import` story as a user lives it: a vault is made out of band, `pulumi import
+ * custody:index:Vault printed <id> --out <program>` adopts it into a new stack of `projectDir` and writes the
+ * code the language host generates (GenerateProgram) as the program, and that program, run as is, has no
+ * changes, with and without `--refresh`. Returns the printed code, for the caller's language-specific checks,
+ * and the id of the vault.
+ */
+export async function importAndRunPrintedCode(
+  options: PrintedImportOptions,
+): Promise<{ code: string; vaultId: string }> {
+  const { emulator, projectDir, programFile } = options;
+  const made = await emulator.client.vaults.create({ name: options.vaultName, type: "evm" });
+  const program = `${projectDir}/${programFile}`;
+  await fs.promises.writeFile(program, "");
+  const stack = await createLocalStack({ projectDir, stackName: "printed", envVars: { PATH: options.path } });
+  try {
+    await stack.setAllConfig({
+      "custody:baseUrl": { value: emulator.baseUrl },
+      "custody:accessToken": { value: emulator.accessToken, secret: true },
+      "custody:requestsPerMinute": { value: "0" },
+    });
+    const ws = stack.workspace;
+    await execFileAsync(
+      ws.pulumiCommand.command,
+      [
+        "import",
+        "custody:index:Vault",
+        "printed",
+        made.id,
+        "--out",
+        program,
+        "--protect=false",
+        "--yes",
+      ].concat(["--stack", stack.name, "--non-interactive"]),
+      { cwd: ws.workDir, env: { ...process.env, ...ws.envVars }, maxBuffer: 64 * 1024 * 1024 },
+    );
+    const code = await fs.promises.readFile(program, "utf8");
+    const imported = (await stateResources(stack, "custody:index:Vault")).get("printed");
+    assert.equal(imported?.id, made.id);
+    assert.equal(imported?.outputs?.acquisition, "adopted");
+
+    await stack.preview({ expectNoChanges: true });
+    await stack.preview({ refresh: true, expectNoChanges: true });
+    return { code, vaultId: made.id };
+  } finally {
+    await disposeLocalStack(stack);
+  }
 }
