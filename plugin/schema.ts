@@ -30,7 +30,10 @@ import * as sdkSchema from "../sdk/schema";
 import { FUNCTIONS, functionToken } from "./functions";
 import { PACKAGE, VAULT_ADDRESS_TOKEN, VAULT_TOKEN } from "./tokens";
 
-const packageJson: { version: string; devDependencies: Record<string, string> } = require("../../package.json");
+const packageJson: {
+  version: string;
+  devDependencies: Record<string, string>;
+} = require("../../package.json");
 
 /** The plugin's version: the package's. */
 export const PLUGIN_VERSION: string = packageJson.version;
