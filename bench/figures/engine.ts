@@ -1,12 +1,16 @@
 /**
  * Figure 1: `pulumi up` of N vaults + N UTXO addresses, then `preview --refresh` with no changes, through the
- * Automation API and the real engine against the emulator; against (a) the same API calls made directly with
- * the sdk and (b) the engine alone with no-op resources.
+ * Automation API and the real engine against the emulator, on both paths (the dynamic provider, and the
+ * `custody` provider plugin through its generated SDK); against (a) the same API calls made directly with the
+ * sdk and (b) the engine alone with no-op resources.
  */
 import { execFile } from "node:child_process";
+import * as fs from "node:fs";
 import * as os from "node:os";
+import * as path from "node:path";
 import { promisify } from "node:util";
 import { CustodyClient } from "../../sdk";
+import { enginePaths, pluginLauncherDir } from "../../test/support/pulumi-engine";
 import type { EmulatorProcess } from "../support/emulator-process";
 import { startEmulatorProcess } from "../support/emulator-process";
 import {
@@ -16,11 +20,17 @@ import {
   expectCreates,
   noopStack,
   oursStack,
+  pluginStack,
   type RoundTimes,
   timed,
   upThenRefresh,
 } from "../support/engine-runs";
-import { createFixtureStack, disposeFixtureStack, engineDefaultParallel } from "../support/engine-stack";
+import {
+  createFixtureStack,
+  disposeFixtureStack,
+  engineDefaultParallel,
+  type FixtureStackOptions,
+} from "../support/engine-stack";
 import type { Figure, FigureContext, FigureOutcome } from "../support/figure";
 import { formatMs } from "../support/format";
 import type { EngineRole } from "../support/process-tree";
@@ -59,9 +69,14 @@ export const engineFigure: Figure = {
     "**Floor (b): the engine alone.** The fixture `bench/fixtures/noop-dynamic` declares the same count of no-op " +
       "dynamic resources with the same dependency shape (N, each with a dependent one); their `create` and " +
       `\`read\` only sleep ${LATENCY_MS} ms (one round trip). Same engine, same Automation API calls, same P.`,
+    "**The plugin path.** The fixture `bench/fixtures/custody-vaults-plugin` declares the same resources through " +
+      "the `custody` provider plugin (`pulumi-resource-custody`, found on `PATH`) and the npm SDK generated from " +
+      "its schema (`scripts/gen-sdks.sh`, run first). Same emulator, engine, Automation API calls, P and floors: " +
+      "the plugin runs the same provider runtime, so it sends the same requests (the notes compare both mixes). " +
+      "Its state holds no serialized provider.",
     "The ratio is ours ÷ max(a, b): what the provider adds on top of the slower of the two unavoidable parts. " +
-      "Each round runs ours and (b), in alternating order, then (a); after one untimed warm-up round with a small " +
-      "N, medians of the rounds are reported.",
+      "Each round runs ours, the plugin path and (b), in an order that rotates every round, then (a); after one " +
+      "untimed warm-up round with a small N, medians of the rounds are reported.",
   ],
   analysis: [
     "The gap is not API time: the provider sends the minimum a create-or-adopt needs (one lookup and one create " +
@@ -101,33 +116,61 @@ async function run(context: FigureContext): Promise<FigureOutcome> {
   const emulator = await startEmulatorProcess({ latencyMs: LATENCY_MS });
   try {
     await emulator.control.setRateLimit(0);
-    const times = { ours: [] as RoundTimes[], noop: [] as RoundTimes[], replay: [] as RoundTimes[] };
+    context.log("generating the plugin's npm SDK (scripts/gen-sdks.sh)");
+    await execFileAsync("bash", [repoPath("scripts", "gen-sdks.sh")], { cwd: repoPath() });
+    const launcherRoot = await fs.promises.mkdtemp(path.join(os.tmpdir(), "bench-plugin-"));
+    const pluginPath = [
+      await pluginLauncherDir(launcherRoot),
+      (await enginePaths()).binDir,
+      process.env.PATH,
+    ].join(path.delimiter);
+    const times = {
+      ours: [] as RoundTimes[],
+      plugin: [] as RoundTimes[],
+      noop: [] as RoundTimes[],
+      replay: [] as RoundTimes[],
+    };
     let mixes: { up: RequestMix; refresh: RequestMix } | undefined;
+    let pluginMixes: { up: RequestMix; refresh: RequestMix } | undefined;
     for (let round = -1; round < rounds; round++) {
       const n = round < 0 ? warmupCount : count;
       const label = round < 0 ? `warm-up (N=${n})` : `round ${round + 1} of ${rounds} (N=${n})`;
-      // Ours and floor (b) swap places every round, so a drift of the machine cannot favour either.
-      const measureOurs = async () => {
-        context.log(`${label}: ours`);
-        const result = await runOurs(emulator, n, parallel);
-        context.log(`  up ${formatMs(result.times.up)}, preview --refresh ${formatMs(result.times.refresh)}`);
-        return result;
+      const measured: {
+        ours?: Awaited<ReturnType<typeof runOurs>>;
+        plugin?: Awaited<ReturnType<typeof runOurs>>;
+        noop?: RoundTimes;
+      } = {};
+      const measures = {
+        ours: async () => {
+          context.log(`${label}: ours (dynamic provider)`);
+          measured.ours = await runOurs(emulator, n, parallel, oursStack(emulator, n, "ours"));
+          const t = measured.ours.times;
+          context.log(`  up ${formatMs(t.up)}, preview --refresh ${formatMs(t.refresh)}`);
+        },
+        plugin: async () => {
+          context.log(`${label}: ours (provider plugin, generated SDK)`);
+          measured.plugin = await runOurs(
+            emulator,
+            n,
+            parallel,
+            pluginStack(emulator, n, "plugin", pluginPath),
+          );
+          const t = measured.plugin.times;
+          context.log(`  up ${formatMs(t.up)}, preview --refresh ${formatMs(t.refresh)}`);
+        },
+        noop: async () => {
+          context.log(`${label}: floor (b), engine with no-op resources`);
+          measured.noop = await runNoop(n, parallel, [emulator.pid]);
+          context.log(
+            `  up ${formatMs(measured.noop.up)}, preview --refresh ${formatMs(measured.noop.refresh)}`,
+          );
+        },
       };
-      const measureNoop = async () => {
-        context.log(`${label}: floor (b), engine with no-op resources`);
-        const result = await runNoop(n, parallel, [emulator.pid]);
-        context.log(`  up ${formatMs(result.up)}, preview --refresh ${formatMs(result.refresh)}`);
-        return result;
-      };
-      let ours: Awaited<ReturnType<typeof measureOurs>>;
-      let noop: RoundTimes;
-      if (round % 2 === 0) {
-        ours = await measureOurs();
-        noop = await measureNoop();
-      } else {
-        noop = await measureNoop();
-        ours = await measureOurs();
-      }
+      // The order rotates every round, so a drift of the machine cannot favour any of the three.
+      const order = ["ours", "plugin", "noop"] as const;
+      const start = (round + 1) % order.length;
+      for (const which of [...order.slice(start), ...order.slice(0, start)]) await measures[which]();
+      const ours = measured.ours!;
       context.log(
         `${label}: floor (a), sdk replay of ${ours.mix.up.total} + ${ours.mix.refresh.total} requests`,
       );
@@ -135,10 +178,13 @@ async function run(context: FigureContext): Promise<FigureOutcome> {
       context.log(`  up ${formatMs(replay.up)}, refresh ${formatMs(replay.refresh)}`);
       if (round < 0) continue;
       times.ours.push(ours.times);
-      times.noop.push(noop);
+      times.plugin.push(measured.plugin!.times);
+      times.noop.push(measured.noop!);
       times.replay.push(replay);
       mixes = ours.mix;
+      pluginMixes = measured.plugin!.mix;
     }
+    await fs.promises.rm(launcherRoot, { recursive: true, force: true });
 
     const stat = (which: keyof typeof times, key: "up" | "refresh"): Stat =>
       summarize(times[which].map((t) => t[key]));
@@ -168,11 +214,26 @@ async function run(context: FigureContext): Promise<FigureOutcome> {
       floors("refresh"),
       ENGINE_TARGET,
     );
-    const cpu = (which: "ours" | "noop", key: "upCpu" | "refreshCpu") =>
+    const pluginUp = compare(
+      `pulumi up through the provider plugin, ${count} vaults + ${count} addresses`,
+      "ms",
+      stat("plugin", "up"),
+      floors("up"),
+      ENGINE_TARGET,
+    );
+    const pluginRefresh = compare(
+      `preview --refresh through the provider plugin, no changes (${2 * count} resources)`,
+      "ms",
+      stat("plugin", "refresh"),
+      floors("refresh"),
+      ENGINE_TARGET,
+    );
+    const cpu = (which: "ours" | "plugin" | "noop", key: "upCpu" | "refreshCpu") =>
       summarize(times[which].map((t) => t[key] ?? 0)).median;
     const roleCpu = (which: "ours" | "noop", key: "upRoles" | "refreshRoles", role: EngineRole) =>
       summarize(times[which].map((t) => t[key]?.[role] ?? 0)).median;
-    const perResource = (key: "upCpu" | "refreshCpu") => (cpu("ours", key) - cpu("noop", key)) / (2 * count);
+    const perResource = (key: "upCpu" | "refreshCpu", which: "ours" | "plugin" = "ours") =>
+      (cpu(which, key) - cpu("noop", key)) / (2 * count);
     const registration = await registrationCost();
     let checkpoints: string | undefined;
     if (!context.quick) {
@@ -198,7 +259,8 @@ async function run(context: FigureContext): Promise<FigureOutcome> {
       `Requests the provider sent for \`up\`: ${describeMix(mixes!.up)} (${mixes!.up.total} in all, ` +
         `${(mixes!.up.total / (2 * count)).toFixed(1)} per resource).`,
       `Requests for \`preview --refresh\`: ${describeMix(mixes!.refresh)} (${mixes!.refresh.total} in all).`,
-      ...[up, refresh].map((c) => {
+      samePluginMix(mixes!, pluginMixes!),
+      ...[up, refresh, pluginUp, pluginRefresh].map((c) => {
         const [a, b] = c.floors.map((f) => f.value.median) as [number, number];
         const over = c.ours.median - Math.max(a, b);
         return (
@@ -215,12 +277,16 @@ async function run(context: FigureContext): Promise<FigureOutcome> {
       cpuBreakdownTable(times.ours, times.noop, cores),
       attributeGap(times.ours, times.noop, cores, "up"),
       attributeGap(times.ours, times.noop, cores, "refresh"),
+      `The plugin path used ${formatMs(perResource("upCpu", "plugin"))} more CPU per resource than the no-op ` +
+        `floor during \`up\` and ${formatMs(perResource("refreshCpu", "plugin"))} during \`preview --refresh\`. ` +
+        "By process:",
+      cpuBreakdownTable(times.plugin, times.noop, cores),
       ...(checkpoints ? [checkpoints] : []),
       ...(registration ? [registration] : []),
     ];
     return {
       settings: { N: count, latencyMs: LATENCY_MS, parallel, rounds, requestsPerMinute: 0, rateLimit: "off" },
-      comparisons: [up, refresh],
+      comparisons: [up, refresh, pluginUp, pluginRefresh],
       notes,
     };
   } finally {
@@ -269,11 +335,15 @@ async function registrationCost(): Promise<string | undefined> {
   }
 }
 
-/** Our run: a fresh emulator state and stack, `up`, then `preview --refresh`, with the request log of each. */
+/**
+ * One of our runs (`stack`: the dynamic provider's fixture or the plugin's): a fresh emulator state and stack,
+ * `up`, then `preview --refresh`, with the request log of each.
+ */
 async function runOurs(
   emulator: EmulatorProcess,
   count: number,
   parallel: number,
+  stack: FixtureStackOptions,
 ): Promise<{
   times: RoundTimes;
   mix: { up: RequestMix; refresh: RequestMix };
@@ -281,11 +351,11 @@ async function runOurs(
 }> {
   await emulator.control.reset("default");
   const logs: { up: LoggedRequest[]; refresh: LoggedRequest[] } = { up: [], refresh: [] };
-  const times = await upThenRefresh(oursStack(emulator, count, "ours"), {
+  const times = await upThenRefresh(stack, {
     count,
     parallel,
     exclude: [emulator.pid],
-    what: "ours",
+    what: stack.fixture,
     before: () => emulator.control.clearRequests(),
     after: async (operation) => {
       logs[operation] = await requestLog(emulator);
@@ -383,6 +453,19 @@ async function requestLog(emulator: EmulatorProcess): Promise<LoggedRequest[]> {
     throw new Error(`the emulator's request log is full (${entries.length} entries): requests were lost`);
   }
   return entries.map((e) => ({ method: e.method, path: e.url }));
+}
+
+/** Whether the plugin path sent the same requests as the dynamic provider, in words. */
+function samePluginMix(
+  ours: { up: RequestMix; refresh: RequestMix },
+  plugin: { up: RequestMix; refresh: RequestMix },
+): string {
+  const canonical = (mix: RequestMix) => JSON.stringify(Object.entries(mix.counts).sort());
+  const same = (["up", "refresh"] as const).every((op) => canonical(ours[op]) === canonical(plugin[op]));
+  return same
+    ? "The plugin path sent exactly the same requests, endpoint by endpoint, for both operations."
+    : `The plugin path sent different requests: \`up\` ${describeMix(plugin.up)}, \`preview --refresh\` ` +
+        `${describeMix(plugin.refresh)}.`;
 }
 
 function expectSameMix(expected: RequestMix, actual: RequestMix, what: string): void {

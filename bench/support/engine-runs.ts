@@ -50,6 +50,24 @@ export function oursStack(
   };
 }
 
+/**
+ * Stack options of the plugin path: the `custody-vaults-plugin` fixture, the same N vaults + N addresses through
+ * the `custody` provider plugin and its generated npm SDK. `path` is the stack's `PATH`: a directory with the
+ * `pulumi-resource-custody` launcher, then the engine's.
+ */
+export function pluginStack(
+  emulator: EmulatorProcess,
+  count: number,
+  stackName: string,
+  path: string,
+): FixtureStackOptions {
+  return {
+    ...oursStack(emulator, count, stackName),
+    fixture: "custody-vaults-plugin",
+    envVars: { PATH: path },
+  };
+}
+
 /** Stack options of the no-op floor: N + N no-op dynamic resources whose create/read sleep `sleepMs`. */
 export function noopStack(
   count: number,

@@ -21,7 +21,13 @@ import {
   stateResources,
   type TestEmulator,
 } from "../support/e2e-custody";
-import { createLocalStack, disposeLocalStack, enginePaths, repoPath } from "../support/pulumi-engine";
+import {
+  createLocalStack,
+  disposeLocalStack,
+  enginePaths,
+  pluginLauncherDir,
+  repoPath,
+} from "../support/pulumi-engine";
 
 const execFileAsync = promisify(execFile);
 
@@ -36,19 +42,6 @@ const NAMES = {
   hidden: "np confidential vault name 7f3a",
   outOfBand: "np made out of band",
 };
-
-/** A directory holding a `pulumi-resource-custody` launcher of the built plugin. */
-async function pluginBinDir(root: string): Promise<string> {
-  const cli = repoPath("dist", "plugin", "cli.js");
-  await fs.promises.access(cli);
-  const bin = path.join(root, "bin");
-  await fs.promises.mkdir(bin, { recursive: true });
-  const launcher = path.join(bin, "pulumi-resource-custody");
-  await fs.promises.writeFile(launcher, `#!/bin/sh\nexec node ${JSON.stringify(cli)} "$@"\n`, {
-    mode: 0o755,
-  });
-  return bin;
-}
 
 /** Runs the CLI as a user would, in the work directory and environment of `stack` (on it, with `ofStack`). */
 async function pulumi(
@@ -108,7 +101,7 @@ describe("custody provider plugin (real engine, emulator)", () => {
     this.timeout(40 * 60_000);
     const engine = await enginePaths();
     tempRoot = await fs.promises.mkdtemp(path.join(os.tmpdir(), "native-plugin-e2e-"));
-    binDirs = [await pluginBinDir(tempRoot), engine.binDir, process.env.PATH].join(path.delimiter);
+    binDirs = [await pluginLauncherDir(tempRoot), engine.binDir, process.env.PATH].join(path.delimiter);
     emulator = await startTestEmulator();
     stack = await newStack("plugin", true);
   });

@@ -25,7 +25,13 @@ import {
   stateResources,
   type TestEmulator,
 } from "../support/e2e-custody";
-import { createLocalStack, disposeLocalStack, enginePaths, repoPath } from "../support/pulumi-engine";
+import {
+  createLocalStack,
+  disposeLocalStack,
+  enginePaths,
+  pluginLauncherDir,
+  repoPath,
+} from "../support/pulumi-engine";
 
 const execFileAsync = promisify(execFile);
 
@@ -59,20 +65,6 @@ function runScript(name: string): Promise<string> {
         : reject(new Error(`${script} exited with code ${code} (its output is above)`)),
     );
   });
-}
-
-/** A directory holding a `pulumi-resource-custody` launcher of the built plugin. */
-async function pluginBinDir(root: string): Promise<string> {
-  const cli = repoPath("dist", "plugin", "cli.js");
-  await fs.promises.access(cli);
-  const bin = path.join(root, "bin");
-  await fs.promises.mkdir(bin, { recursive: true });
-  await fs.promises.writeFile(
-    path.join(bin, "pulumi-resource-custody"),
-    `#!/bin/sh\nexec node ${JSON.stringify(cli)} "$@"\n`,
-    { mode: 0o755 },
-  );
-  return bin;
 }
 
 /**
@@ -141,7 +133,7 @@ describe("Python program through the generated SDK and the plugin (real engine, 
       await fs.promises.readFile(repoPath("dist", "sdks", "schema.json"), "utf8"),
     ).version;
     tempRoot = await fs.promises.mkdtemp(path.join(os.tmpdir(), "python-path-e2e-"));
-    binDirs = [await pluginBinDir(tempRoot), engine.binDir, process.env.PATH].join(path.delimiter);
+    binDirs = [await pluginLauncherDir(tempRoot), engine.binDir, process.env.PATH].join(path.delimiter);
     emulator = await startTestEmulator();
     stack = await createLocalStack({
       projectDir: await copyExample(path.join(tempRoot, "project"), virtualenv),
@@ -403,7 +395,9 @@ describe("JavaScript program through the generated npm SDK and the plugin (real 
     stack = await createLocalStack({
       projectDir: repoPath("test", "fixtures", "sdk-nodejs"),
       stackName: "nodejs",
-      envVars: { PATH: [await pluginBinDir(tempRoot), engine.binDir, process.env.PATH].join(path.delimiter) },
+      envVars: {
+        PATH: [await pluginLauncherDir(tempRoot), engine.binDir, process.env.PATH].join(path.delimiter),
+      },
     });
     await stack.setAllConfig({
       "custody:baseUrl": { value: emulator.baseUrl },

@@ -37,6 +37,26 @@ export interface EnginePaths {
   binDir: string;
 }
 
+/**
+ * A directory under `root` holding `pulumi-resource-custody`, a launcher of the built plugin
+ * (`dist/plugin/cli.js`): put it on a stack's `PATH` and the engine finds the `custody` provider there, as it
+ * finds the `bin` entry of an installed package.
+ */
+export async function pluginLauncherDir(root: string): Promise<string> {
+  const cli = repoPath("dist", "plugin", "cli.js");
+  await fs.promises.access(cli).catch(() => {
+    throw new Error(`${cli} is missing: run \`npm run build\` first`);
+  });
+  const bin = path.join(root, "bin");
+  await fs.promises.mkdir(bin, { recursive: true });
+  await fs.promises.writeFile(
+    path.join(bin, "pulumi-resource-custody"),
+    `#!/bin/sh\nexec node ${JSON.stringify(cli)} "$@"\n`,
+    { mode: 0o755 },
+  );
+  return bin;
+}
+
 /** Options of {@link createLocalStack}. */
 export interface LocalStackOptions {
   /**
