@@ -13,12 +13,12 @@
  */
 import * as path from "node:path";
 import type * as grpcTypes from "@grpc/grpc-js";
+import { typeOfUrn } from "../provider/resource-types";
 import { setNoticeSink } from "../provider/runtime";
 import { exitWhenEngineIsGone } from "../provider/runtime/provider-host";
 import * as functions from "./functions";
 import * as provider from "./provider";
 import { PLUGIN_VERSION, packageSchema } from "./schema";
-import { typeOfUrn } from "./tokens";
 
 // biome-ignore lint/suspicious/noExplicitAny: the generated protos are plain CommonJS without usable types here.
 type Proto = any;

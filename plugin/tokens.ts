@@ -1,18 +1,11 @@
-/** The package name and type tokens of the `custody` provider plugin. */
+/** The package name and type tokens of the `custody` provider plugin (provider/resource-types.ts). */
+import { PLUGIN_PACKAGE, pluginResourceType } from "../provider/resource-types";
 
 /** Package name: config keys are `custody:<key>`, tokens `custody:index:<Name>`. */
-export const PACKAGE = "custody";
+export const PACKAGE = PLUGIN_PACKAGE;
 
 /** Token of the vault resource. */
-export const VAULT_TOKEN = `${PACKAGE}:index:Vault`;
+export const VAULT_TOKEN = pluginResourceType("Vault");
 
 /** Token of the vault address resource. */
-export const VAULT_ADDRESS_TOKEN = `${PACKAGE}:index:VaultAddress`;
-
-/** The resource type of a URN (`urn:pulumi:stack::project::custody:index:Vault::name` → `custody:index:Vault`). */
-export function typeOfUrn(urn: string): string {
-  const parts = urn.split("::");
-  // The type part may be a chain of parent types (`a$b`); the resource's own type is the last one.
-  const qualified = parts[2] ?? "";
-  return qualified.slice(qualified.lastIndexOf("$") + 1);
-}
+export const VAULT_ADDRESS_TOKEN = pluginResourceType("VaultAddress");

@@ -15,7 +15,7 @@ import type {
 } from "@pulumi/policy";
 import type { CreatableVaultType, UtxoChain } from "../provider/runtime/vault/types";
 import { CREATABLE_VAULT_TYPES, UTXO_CHAIN_IDS } from "../sdk/schema/enums";
-import { describeVault, UNKNOWN, VAULT_TYPE_TOKEN, type VaultView, vaultView } from "./vault-props";
+import { describeVault, isVaultType, UNKNOWN, type VaultView, vaultView } from "./vault-props";
 
 /**
  * Vault types that hold assets: every type the API can create except `black_box`, whose vaults hold a bare
@@ -315,7 +315,7 @@ function vaultPolicy<P extends Exclude<CustodyPolicyName, "custody-vault-unique-
     enforcementLevel: enforcementOf(name, entry),
     configSchema: schemaOf(name, defaults as Record<string, string | string[]>),
     validateResource: (args: ResourceValidationArgs, reportViolation: ReportViolation) => {
-      if (args.type !== VAULT_TYPE_TOKEN) return;
+      if (!isVaultType(args.type)) return;
       const settings = settingsOf(name, defaults, args.getConfig());
       const vault = vaultView(args.props);
       const problem = rule(vault, { name: args.name, protect: args.opts?.protect === true }, settings);
@@ -335,7 +335,7 @@ function uniqueNamesPolicy(entry: unknown): StackValidationPolicy {
       settingsOf(name, args.getConfig());
       const byName = new Map<string, { resource: string; urn: string }[]>();
       for (const resource of args.resources) {
-        if (resource.type !== VAULT_TYPE_TOKEN) continue;
+        if (!isVaultType(resource.type)) continue;
         const vaultName = vaultView(resource.props).name;
         // A name not known yet is checked by `pulumi up`, where it is known before the vault is created.
         if (typeof vaultName !== "string") continue;

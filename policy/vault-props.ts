@@ -5,8 +5,18 @@
  * and treat the placeholders as unknown (docs/policy.md, "Values not known during a preview").
  */
 
-/** The Pulumi type token of a `Vault` (a dynamic resource: `pulumi-nodejs:dynamic/<module>:<type>`). */
-export const VAULT_TYPE_TOKEN = "pulumi-nodejs:dynamic/custody:Vault";
+import { VAULT_TYPES } from "../provider/resource-types";
+
+/**
+ * The Pulumi type token of a `Vault` of the dynamic provider (`pulumi-nodejs:dynamic/custody:Vault`); the rules
+ * apply as well to the plugin's `custody:index:Vault` ({@link isVaultType}).
+ */
+export const VAULT_TYPE_TOKEN = VAULT_TYPES[0]!;
+
+/** True for the type token of a vault on either path (dynamic provider or plugin). */
+export function isVaultType(type: string): boolean {
+  return VAULT_TYPES.includes(type);
+}
 
 /** The placeholders of unknown values, one per value kind, as the engine sends them to a policy pack. */
 const UNKNOWN_PLACEHOLDERS: ReadonlySet<string> = new Set([

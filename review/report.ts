@@ -4,8 +4,7 @@
  * reviewer must not miss: the custody API cannot delete a vault, so both archive one, with its address.
  */
 
-const VAULT_TYPE = "pulumi-nodejs:dynamic/custody:Vault";
-const ADDRESS_TYPE = "pulumi-nodejs:dynamic/custody:VaultAddress";
+import { custodyResourceKind, typeOfUrn } from "../provider/resource-types";
 
 /** A resource's state in a preview step (the fields the report reads). */
 export interface PreviewState {
@@ -102,9 +101,9 @@ function describe(kind: string, step: PreviewStep, state: PreviewState | undefin
 }
 
 function kindOf(step: PreviewStep): "Vault" | "Address" | undefined {
-  const type = step.newState?.type ?? step.oldState?.type ?? step.urn.split("::")[2];
-  if (type === VAULT_TYPE) return "Vault";
-  if (type === ADDRESS_TYPE) return "Address";
+  const kind = custodyResourceKind(step.newState?.type ?? step.oldState?.type ?? typeOfUrn(step.urn));
+  if (kind === "Vault") return "Vault";
+  if (kind === "VaultAddress") return "Address";
   return undefined;
 }
 

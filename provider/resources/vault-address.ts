@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import { DYNAMIC_RESOURCE_MODULE } from "../resource-types";
 import { VAULT_ADDRESS_OUTPUT_NAMES } from "../runtime/vault-address/outputs";
 import type { CreatableAddressType, VaultAddressOutputs } from "../runtime/vault-address/types";
 import { vaultAddressProvider } from "../shims";
@@ -57,7 +58,7 @@ export class VaultAddress extends pulumi.dynamic.Resource {
       nameIsDefault: args.name === undefined ? true : undefined,
       addressType: args.addressType,
     };
-    super(vaultAddressProvider, name, props, opts, "custody", "VaultAddress");
+    super(vaultAddressProvider, name, props, opts, DYNAMIC_RESOURCE_MODULE, "VaultAddress");
   }
 }
 

@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import { DYNAMIC_RESOURCE_MODULE } from "../resource-types";
 import { VAULT_OUTPUT_NAMES } from "../runtime/vault/outputs";
 import type { CreatableKeyType, CreatableVaultType, UtxoChain, VaultOutputs } from "../runtime/vault/types";
 import { vaultProvider } from "../shims";
@@ -86,7 +87,7 @@ export class Vault extends pulumi.dynamic.Resource {
       endUserId: args.endUserId,
       adoptExisting: args.adoptExisting,
     };
-    super(vaultProvider, name, props, opts, "custody", "Vault");
+    super(vaultProvider, name, props, opts, DYNAMIC_RESOURCE_MODULE, "Vault");
   }
 }
 

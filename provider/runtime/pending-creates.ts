@@ -9,6 +9,7 @@
  * creating is ever taken over; other pending operations are left as they are.
  */
 import type { CustodyClient } from "../../sdk";
+import { dynamicResourceType } from "../resource-types";
 import { describeError } from "./api-errors";
 import { readyClient } from "./ready-client";
 import { checkedVaultInputs } from "./vault/check";
@@ -16,9 +17,12 @@ import { mismatch, nameHolder, readVault, vaultsNamed } from "./vault/lifecycle"
 import type { VaultInputs } from "./vault/types";
 import { readVaultAddress } from "./vault-address/lifecycle";
 
-/** The resource types this package manages. */
-export const VAULT_RESOURCE_TYPE = "pulumi-nodejs:dynamic/custody:Vault";
-export const VAULT_ADDRESS_RESOURCE_TYPE = "pulumi-nodejs:dynamic/custody:VaultAddress";
+/**
+ * The resource types recovered: the dynamic provider's, whose state records outputs as the runtime returns
+ * them (with `__provider`). The plugin's state records secrets its own way, which this does not write.
+ */
+export const VAULT_RESOURCE_TYPE = dynamicResourceType("Vault");
+export const VAULT_ADDRESS_RESOURCE_TYPE = dynamicResourceType("VaultAddress");
 
 /** A resource of an exported deployment (only the fields used here; the others are kept as they are). */
 export interface ExportedResource {

@@ -116,6 +116,33 @@ describe("pulumi-custody/policy: the custody policies", () => {
     }
   });
 
+  it("judges the provider plugin's vaults (custody:index:Vault) as the dynamic provider's", () => {
+    const bad = { props: { name: " bad ", type: "utxo", chain: "bitcoin_mainnet", adoptExisting: true } };
+    for (const name of CUSTODY_POLICY_NAMES) {
+      if (name === "custody-vault-unique-names") continue;
+      const dynamic = validate(name, { ...bad, protect: false }).map((v) => v.message);
+      const plugin = validate(name, { ...bad, protect: false, type: "custody:index:Vault" }).map(
+        (v) => v.message,
+      );
+      assert.deepEqual(plugin, dynamic, name);
+    }
+    const judged = CUSTODY_POLICY_NAMES.filter(
+      (name) =>
+        name !== "custody-vault-unique-names" &&
+        validate(name, { ...bad, protect: false, type: "custody:index:Vault" }).length > 0,
+    );
+    assert.ok(judged.length >= 3, `rules that reported the plugin's vault: ${judged.join(", ")}`);
+    assert.deepEqual(
+      validate("custody-vault-protected", {
+        props: compliant,
+        protect: false,
+        type: "custody:index:VaultAddress",
+      }),
+      [],
+      "the plugin's addresses are not vaults",
+    );
+  });
+
   describe("custody-vault-protected", () => {
     it("reports an unprotected vault, naming the vault, the resource and the rule", () => {
       const [v, ...rest] = validate("custody-vault-protected", { props: compliant, protect: false });
@@ -387,6 +414,20 @@ describe("pulumi-custody/policy: the custody policies", () => {
       );
       return violations;
     }
+
+    it("counts the plugin's vaults (custody:index:Vault) with the dynamic provider's", () => {
+      const violations = validateStack([
+        { name: "a", props: { name: "Treasury", type: "evm" } },
+        { name: "b", type: "custody:index:Vault", props: { name: "Treasury", type: "solana" } },
+      ]);
+      assert.deepEqual(
+        violations.map((v) => v.urn),
+        [
+          `urn:pulumi:dev::custody::${VAULT_TYPE_TOKEN}::a`,
+          "urn:pulumi:dev::custody::custody:index:Vault::b",
+        ],
+      );
+    });
 
     it("reports each vault that shares its name with another, on that vault's URN", () => {
       const violations = validateStack([

@@ -51,6 +51,15 @@ describe("custody-review: the review report of a preview", () => {
     assert.match(report, /Address \*\*Change\*\* \(resource `change`\): in vault `79538d77-/);
   });
 
+  it("reports the provider plugin's resources (custody:index:*) as the dynamic provider's", () => {
+    const text = JSON.stringify(preview);
+    assert.ok(text.includes("pulumi-nodejs:dynamic/custody:VaultAddress"), "the fixture has both kinds");
+    const ofPlugin = JSON.parse(
+      text.replaceAll("pulumi-nodejs:dynamic/custody:", "custody:index:"),
+    ) as PreviewJson;
+    assert.equal(reviewReport(ofPlugin), report);
+  });
+
   it("says so when nothing changes, and leaves out resources that are not vaults or addresses", () => {
     const stackOnly: PreviewJson = {
       steps: [{ op: "same", urn: "urn:pulumi:dev::p::pulumi:pulumi:Stack::p-dev" }],
