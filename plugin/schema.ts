@@ -2,13 +2,13 @@
  * The Pulumi package schema of the `custody` provider, generated at run time from what the provider already
  * knows: the resource inputs from the runtime's zod input schemas, the outputs from the runtime's output lists
  * (`VAULT_OUTPUT_NAMES`, `VAULT_ADDRESS_OUTPUT_NAMES`), their types from the inputs of the same name or else
- * from the sdk's zod schemas of the API's records, the configuration from `provider/config.ts`'s `SETTINGS`,
+ * from the runtime's output interfaces (`VaultOutputs`), the configuration from `provider/config.ts`'s `SETTINGS`,
  * and the functions from the data sources' specs (`DataSourceSpec` of `provider/data-sources/define.ts`: the
  * arguments' zod types and the result's field table). Nothing here lists a property by hand.
  *
- * Descriptions come from the zod schemas' `.describe()` where there is one. A field table's readers have
- * their types for the compiler only: `scripts/emit-field-types.js` writes them at build time
- * (`field-types.json`, beside this module), and fields of objects with fixed fields are `pulumi.json#/Any` there.
+ * Descriptions come from the zod schemas' `.describe()` where there is one. The output interfaces and the field
+ * tables' readers have their types for the compiler only: `scripts/emit-field-types.js` writes them at build
+ * time (`field-types.json`, beside this module), and objects with fixed fields become named object types.
  */
 import { z } from "zod";
 import { SETTINGS } from "../provider/config";
@@ -26,7 +26,6 @@ import { VAULT_OUTPUT_NAMES } from "../provider/runtime/vault/outputs";
 import { pendingVaultGroupProposalSchema, VAULT_ACQUISITIONS } from "../provider/runtime/vault/state-values";
 import { vaultAddressInputsSchema } from "../provider/runtime/vault-address/check-diff";
 import { VAULT_ADDRESS_OUTPUT_NAMES } from "../provider/runtime/vault-address/outputs";
-import * as sdkSchema from "../sdk/schema";
 import { FUNCTIONS, functionToken } from "./functions";
 import { PACKAGE, VAULT_ADDRESS_TOKEN, VAULT_TOKEN } from "./tokens";
 
@@ -122,33 +121,6 @@ function jsonSchema(schema: z.ZodType, io: "input" | "output" = "input"): JsonSc
   return z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema;
 }
 
-/** The snake_case spelling of an output name, as the API's records spell fields. */
-function snake(name: string): string {
-  return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-}
-
-/** The sdk's zod object schemas of API records of one kind (every modelled vault type, say). */
-function recordSchemas(matches: (exportName: string) => boolean): JsonSchema[] {
-  return Object.entries(sdkSchema)
-    .filter(([name, value]) => matches(name) && value instanceof z.ZodObject)
-    .map(([, value]) => jsonSchema(value as z.ZodType));
-}
-
-/**
- * The type of an output that is no input: the API field of the same name (snake_case) when every record
- * schema that has it agrees on one scalar type; otherwise `Any`.
- */
-function recordFieldType(name: string, records: JsonSchema[]): TypeSpec {
-  const types = records
-    .map((record) => record.properties?.[snake(name)])
-    .filter((node): node is JsonSchema => node !== undefined)
-    .map((node) => JSON.stringify(pulumiType(node)));
-  const [first] = types;
-  if (first === undefined || types.some((t) => t !== first)) return ANY;
-  const type = JSON.parse(first) as TypeSpec;
-  return "type" in type && ["string", "boolean", "integer", "number"].includes(type.type) ? type : ANY;
-}
-
 function withDescription(type: TypeSpec, node: JsonSchema | undefined): PropertySpec {
   return node?.description ? { ...type, description: node.description } : { ...type };
 }
@@ -185,8 +157,9 @@ function resourceSpec(options: {
   inputs: z.ZodType;
   outputs: readonly string[];
   replaceOnChanges: readonly string[];
-  records: JsonSchema[];
-  /** Types of outputs that are neither inputs nor API fields of the same name. */
+  /** The runtime's interface of the outputs (`VaultOutputs`), whose property types type the outputs. */
+  outputInterface: string;
+  /** Types of outputs declared as named types instead (an enum, a field table). */
   outputTypes?: Record<string, TypeSpec>;
 }): Record<string, unknown> {
   const inputSchema = jsonSchema(options.inputs);
@@ -196,12 +169,26 @@ function resourceSpec(options: {
     if (options.replaceOnChanges.includes(name)) inputProperties[name].replaceOnChanges = true;
   }
   const properties: Record<string, PropertySpec> = {};
+  const declared = emittedTypes().outputs[options.outputInterface];
+  if (!declared)
+    throw new Error(`field-types.json has no interface ${options.outputInterface}: run \`npm run build\``);
   for (const name of options.outputs) {
     const input = inputSchema.properties?.[name];
+    const type = declared[name];
+    if (!input && !type && !options.outputTypes?.[name])
+      throw new Error(
+        `output ${name} of ${options.name} is neither an input nor in ${options.outputInterface}`,
+      );
     // Outputs show what the API reports, which may be a value no input accepts: enums stay strings there.
     properties[name] = input
       ? withDescription(pulumiType(input), input)
-      : (options.outputTypes?.[name] ?? recordFieldType(name, options.records));
+      : (options.outputTypes?.[name] ??
+        namedObjects(
+          type!,
+          `${options.name}${pascal(name)}`,
+          `\`${name}\` of a ${options.name}`,
+          options.enums,
+        ));
   }
   return {
     description: options.description,
@@ -213,17 +200,79 @@ function resourceSpec(options: {
   };
 }
 
-/** The Pulumi type of each field of each field table, by table name (`scripts/emit-field-types.js`). */
-let fieldTypes: Record<string, Record<string, TypeSpec>> | undefined;
+/**
+ * A type as `scripts/emit-field-types.js` writes it: a Pulumi type, except that an object with fixed fields is
+ * inline (`properties`), to be declared as a named type ({@link namedObjects}).
+ */
+type EmittedType =
+  | TypeSpec
+  | { type: "array"; items: EmittedType }
+  | { type: "object"; additionalProperties: EmittedType }
+  | { type: "object"; properties: Record<string, EmittedType>; required: string[] };
+
+/** What `scripts/emit-field-types.js` read from the runtime's TypeScript types (`field-types.json`). */
+interface EmittedTypes {
+  /** The type of each field of each field table, by table name. */
+  tables: Record<string, Record<string, EmittedType>>;
+  /** The type of each property of each resource output interface, by interface name. */
+  outputs: Record<string, Record<string, EmittedType>>;
+}
+
+let emitted: EmittedTypes | undefined;
+
+function emittedTypes(): EmittedTypes {
+  emitted ??= require("./field-types.json") as EmittedTypes;
+  return emitted;
+}
+
+/** `vaultGroups` → `VaultGroups`. */
+function pascal(name: string): string {
+  return `${name[0].toUpperCase()}${name.slice(1)}`;
+}
+
+/**
+ * The Pulumi type of an emitted type: each object with fixed fields becomes a named object type, `name` for the
+ * outermost one and `name` + the field's name for those inside (`GetVaultsItemVaultGroupsItem`), so that
+ * generated SDKs type nested results instead of leaving them `Any`.
+ */
+function namedObjects(type: EmittedType, name: string, description: string, types: EnumTypes): TypeSpec {
+  if ("properties" in type) {
+    const properties: Record<string, PropertySpec> = {};
+    for (const [field, child] of Object.entries(type.properties))
+      properties[field] = namedObjects(
+        child,
+        `${name}${pascal(field)}`,
+        `\`${field}\` of ${description}`,
+        types,
+      );
+    types[typeToken(name)] = { type: "object", properties, required: type.required, description };
+    return { $ref: `#/types/${typeToken(name)}` };
+  }
+  if ("items" in type)
+    return {
+      type: "array",
+      items: namedObjects(type.items, `${name}Item`, `an item of ${description}`, types),
+    };
+  if ("additionalProperties" in type)
+    return {
+      type: "object",
+      additionalProperties: namedObjects(
+        type.additionalProperties,
+        `${name}Value`,
+        `a value of ${description}`,
+        types,
+      ),
+    };
+  return type;
+}
 
 /**
  * The field types of `table`, found by its field names (each table has its own set; the file names tables by
  * their variable's name, which the running code cannot see).
  */
-function fieldTypesOf(table: Readonly<Record<string, FieldReader>>): Record<string, TypeSpec> {
-  fieldTypes ??= require("./field-types.json") as Record<string, Record<string, TypeSpec>>;
+function fieldTypesOf(table: Readonly<Record<string, FieldReader>>): Record<string, EmittedType> {
   const names = JSON.stringify(Object.keys(table).sort());
-  const matches = Object.entries(fieldTypes).filter(
+  const matches = Object.entries(emittedTypes().tables).filter(
     ([, types]) => JSON.stringify(Object.keys(types).sort()) === names,
   );
   if (matches.length !== 1)
@@ -268,7 +317,13 @@ function fieldTableType(
 ): TypeSpec {
   const found = fieldTypesOf(fields);
   const properties: Record<string, PropertySpec> = {};
-  for (const field of Object.keys(fields)) properties[field] = found[field];
+  for (const field of Object.keys(fields))
+    properties[field] = namedObjects(
+      found[field],
+      `${name}${pascal(field)}`,
+      `\`${field}\` of ${name}`,
+      types,
+    );
   types[typeToken(name)] = { type: "object", properties, description };
   return { $ref: `#/types/${typeToken(name)}` };
 }
@@ -324,8 +379,6 @@ function configVariables(): Record<string, PropertySpec> {
 
 /** The package schema (JSON), as `GetSchema` returns it. */
 export function packageSchema(): Record<string, unknown> {
-  const vaultRecords = recordSchemas((name) => name.endsWith("Vault"));
-  const addressRecords = recordSchemas((name) => name === "UtxoVaultAddress");
   const enums: EnumTypes = {};
   const details = fieldTableType(
     "VaultDetails",
@@ -356,7 +409,7 @@ export function packageSchema(): Record<string, unknown> {
     inputs: vaultInputsSchema(),
     outputs: VAULT_OUTPUT_NAMES,
     replaceOnChanges: VAULT_REPLACE_INPUTS,
-    records: vaultRecords,
+    outputInterface: "VaultOutputs",
     outputTypes,
   });
   const functions: Record<string, unknown> = {};
@@ -396,7 +449,7 @@ export function packageSchema(): Record<string, unknown> {
         inputs: vaultAddressInputsSchema(),
         outputs: VAULT_ADDRESS_OUTPUT_NAMES,
         replaceOnChanges: ["vaultId", "addressType"],
-        records: addressRecords,
+        outputInterface: "VaultAddressOutputs",
       }),
     },
     types: enums,

@@ -180,6 +180,29 @@ describe("plugin package schema", () => {
     assert.deepEqual(acquisition.enum.map((e) => e.value).sort(), ["adopted", "created", "restored"]);
   });
 
+  it("types everything: no resource output, function result or nested field is Any", () => {
+    const untyped: string[] = [];
+    const walk = (node: unknown, at: string) => {
+      if (node === null || typeof node !== "object") return;
+      if ((node as { $ref?: string }).$ref === "pulumi.json#/Any") untyped.push(at);
+      for (const [key, child] of Object.entries(node)) walk(child, `${at}/${key}`);
+    };
+    walk(schema, "");
+    assert.deepEqual(untyped, []);
+    // Nested objects of results are named types of their own, e.g. the vault groups of a vault.
+    const item = schema.types["custody:index:GetVaultsItem"] as ObjectSpec;
+    assert.deepEqual(item.properties.vaultGroups, {
+      type: "array",
+      items: { $ref: "#/types/custody:index:GetVaultsItemVaultGroupsItem" },
+    });
+    const group = schema.types["custody:index:GetVaultsItemVaultGroupsItem"] as ObjectSpec;
+    assert.deepEqual(group.properties, { id: { type: "string" }, name: { type: "string" } });
+    const address = schema.resources["custody:index:VaultAddress"].properties;
+    assert.deepEqual(address.address, { type: "string" });
+    const vault = schema.resources[VAULT_TOKEN].properties;
+    assert.deepEqual(vault.declaredVaultGroupIds, { type: "array", items: { type: "string" } });
+  });
+
   describe("functions", () => {
     const specs = [
       ...vaultDataSourceSpecs,
