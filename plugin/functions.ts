@@ -1,7 +1,8 @@
 /**
  * The functions of the `custody` provider (`custody:index:getVaults` and the others): the data sources of
  * `provider/data-sources`, served through the engine's `Invoke` with the provider's configuration. A list is
- * returned as `{ items: [...] }`, since an invoke answers with an object.
+ * returned as `{ items: [...] }` and a keyed result as `{ items: { <id>: ... } }`, since an invoke answers with an
+ * object of fixed fields.
  */
 import {
   exportVaultBalances,
@@ -17,6 +18,12 @@ import {
   getVaultAssets,
   getVaults,
 } from "../provider";
+import { blockchainDataSourceSpecs } from "../provider/data-sources/blockchains";
+import type { DataSourceSpec } from "../provider/data-sources/define";
+import { userDataSourceSpecs } from "../provider/data-sources/users";
+import { vaultAddressDataSourceSpecs } from "../provider/data-sources/vault-addresses";
+import { vaultAssetDataSourceSpecs } from "../provider/data-sources/vault-assets";
+import { vaultDataSourceSpecs } from "../provider/data-sources/vaults";
 import { readyClient } from "../provider/runtime/ready-client";
 import { unwrap } from "./properties";
 import type { Failure } from "./provider";
@@ -40,6 +47,17 @@ export const FUNCTIONS: Record<string, Run> = {
   getSuggestedFees,
 } as Record<string, Run>;
 
+/** Each function's arguments, result kind and fields, by name: what the schema declares of it. */
+export const FUNCTION_SPECS: Readonly<Record<string, DataSourceSpec>> = Object.fromEntries(
+  [
+    ...vaultDataSourceSpecs,
+    ...vaultAddressDataSourceSpecs,
+    ...vaultAssetDataSourceSpecs,
+    ...userDataSourceSpecs,
+    ...blockchainDataSourceSpecs,
+  ].map((spec) => [spec.name, spec]),
+);
+
 /** The token of a function (`getVaults` → `custody:index:getVaults`). */
 export function functionToken(name: string): string {
   return `${PACKAGE}:index:${name}`;
@@ -58,6 +76,7 @@ export async function invoke(
     );
   }
   const result = await run(unwrap(args).values as never, { client: await readyClient() });
-  const value = Array.isArray(result) ? { items: result } : (result as Record<string, unknown>);
+  const kind = FUNCTION_SPECS[name!]?.kind;
+  const value = kind === "list" || kind === "keyed" ? { items: result } : (result as Record<string, unknown>);
   return { value: JSON.parse(JSON.stringify(value ?? {})), failures: [] };
 }

@@ -12,12 +12,7 @@
  */
 import { z } from "zod";
 import { SETTINGS } from "../provider/config";
-import { blockchainDataSourceSpecs } from "../provider/data-sources/blockchains";
 import type { DataSourceSpec } from "../provider/data-sources/define";
-import { userDataSourceSpecs } from "../provider/data-sources/users";
-import { vaultAddressDataSourceSpecs } from "../provider/data-sources/vault-addresses";
-import { vaultAssetDataSourceSpecs } from "../provider/data-sources/vault-assets";
-import { vaultDataSourceSpecs } from "../provider/data-sources/vaults";
 import type { FieldReader } from "../provider/runtime/projection";
 import { vaultInputsSchema } from "../provider/runtime/vault/check";
 import { VAULT_REPLACE_INPUTS } from "../provider/runtime/vault/diff";
@@ -26,7 +21,7 @@ import { VAULT_OUTPUT_NAMES } from "../provider/runtime/vault/outputs";
 import { pendingVaultGroupProposalSchema, VAULT_ACQUISITIONS } from "../provider/runtime/vault/state-values";
 import { vaultAddressInputsSchema } from "../provider/runtime/vault-address/check-diff";
 import { VAULT_ADDRESS_OUTPUT_NAMES } from "../provider/runtime/vault-address/outputs";
-import { FUNCTIONS, functionToken } from "./functions";
+import { FUNCTION_SPECS, FUNCTIONS, functionToken } from "./functions";
 import { PACKAGE, VAULT_ADDRESS_TOKEN, VAULT_TOKEN } from "./tokens";
 
 const packageJson: {
@@ -339,21 +334,27 @@ function functionSpec(spec: DataSourceSpec, types: EnumTypes): Record<string, un
     });
     if (!type.safeParse(undefined).success) required.push(arg);
   }
-  const typeName = `${spec.name[0].toUpperCase()}${spec.name.slice(1)}${spec.kind === "list" ? "Item" : "Result"}`;
-  const description = `The result of \`${spec.name}\`${spec.kind === "list" ? ", one item of its list" : ""}.`;
-  // A result without a field table (`getSuggestedFees`: fees keyed by chain id) has no fixed fields to declare.
-  const result = spec.fields ? fieldTableType(typeName, description, spec.fields, types) : undefined;
-  let outputs: Record<string, unknown> = { type: "object", properties: {} };
-  if (spec.kind === "list") {
-    // An invoke answers with an object: a list comes back as `{ items: [...] }` (`plugin/functions.ts`).
-    outputs = {
-      type: "object",
-      properties: { items: { type: "array", items: result ?? ANY } },
-      required: ["items"],
-    };
-  } else if (result && "$ref" in result) {
-    outputs = structuredClone(types[result.$ref.slice("#/types/".length)]);
+  const suffix = { list: "Item", keyed: "Value", get: "Result" }[spec.kind];
+  const typeName = `${pascal(spec.name)}${suffix}`;
+  const description = {
+    list: `The result of \`${spec.name}\`, one item of its list.`,
+    keyed: `The result of \`${spec.name}\`, one value of its object of results by id.`,
+    get: `The result of \`${spec.name}\`.`,
+  }[spec.kind];
+  if (!spec.fields) throw new Error(`function ${spec.name} has no field table to declare its result with`);
+  const result = fieldTableType(typeName, description, spec.fields, types);
+  let outputs: Record<string, unknown>;
+  if (spec.kind === "get") {
+    outputs = structuredClone(types[typeToken(typeName)]);
     delete (outputs as { description?: string }).description;
+  } else {
+    // An invoke answers with an object of fixed fields: a list comes back as `{ items: [...] }`, a keyed result
+    // as `{ items: { <id>: ... } }` (`plugin/functions.ts`).
+    const items =
+      spec.kind === "list"
+        ? { type: "array", items: result }
+        : { type: "object", additionalProperties: result };
+    outputs = { type: "object", properties: { items }, required: ["items"] };
   }
   return {
     description: `The \`${spec.name}\` data source of pulumi-custody, served by the provider.`,
@@ -413,15 +414,8 @@ export function packageSchema(): Record<string, unknown> {
     outputTypes,
   });
   const functions: Record<string, unknown> = {};
-  const specs = [
-    ...vaultDataSourceSpecs,
-    ...vaultAddressDataSourceSpecs,
-    ...vaultAssetDataSourceSpecs,
-    ...userDataSourceSpecs,
-    ...blockchainDataSourceSpecs,
-  ];
   for (const name of Object.keys(FUNCTIONS)) {
-    const spec = specs.find((candidate) => candidate.name === name);
+    const spec = FUNCTION_SPECS[name];
     if (!spec) throw new Error(`function ${name} has no data-source spec`);
     functions[functionToken(name)] = functionSpec(spec, enums);
   }

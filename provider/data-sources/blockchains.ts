@@ -159,37 +159,27 @@ export interface EvmFeeLevel {
   maxFeePerGas?: string;
 }
 
-/** Suggested network fees of one chain; which fields are set depends on `type`. */
-export interface SuggestedFee {
-  /** Chain family of the fee shape: `evm`, `utxo`, `aptos`, `ton`, `starknet`, `cosmos`, `sui`, … */
-  type: string;
-  /** Chain unique id. */
-  chainUniqueId: string;
-  /** Low fee (utxo: per byte; aptos). */
-  low?: string;
-  /** Medium fee (utxo: per byte; aptos). */
-  medium?: string;
-  /** High fee (utxo: per byte; aptos). */
-  high?: string;
-  /** Gas price (ton, starknet). */
-  gasPrice?: string;
-  /** Fee per signature (cosmos). */
-  feePerSignature?: number;
-  /** EVM fees: pricing model and the three levels. */
-  evm?: {
-    /** `legacy` (a gas price per level) or `dynamic` (EIP-1559 fees per level). */
-    pricing: string;
-    /** Fees of the low priority level. */
-    low: EvmFeeLevel;
-    /** Fees of the medium priority level. */
-    medium: EvmFeeLevel;
-    /** Fees of the high priority level. */
-    high: EvmFeeLevel;
-  };
+/** The EVM fees of one chain: the pricing model and the three levels. */
+export interface EvmFees {
+  /** `legacy` (a gas price per level) or `dynamic` (EIP-1559 fees per level). */
+  pricing: string;
+  /** Fees of the low priority level. */
+  low: EvmFeeLevel;
+  /** Fees of the medium priority level. */
+  medium: EvmFeeLevel;
+  /** Fees of the high priority level. */
+  high: EvmFeeLevel;
 }
 
 /** The modelled members of the sdk's `SuggestedFees` union (its last member takes any `type`). */
-const [EvmFees, PriorityFees, GasPriceFees, CosmosFees] = SuggestedFees.options;
+const [EvmFeesRecord, PriorityFees, GasPriceFees, CosmosFees] = SuggestedFees.options;
+
+/** A fee record with its members picked once. */
+interface FeeView {
+  fee: SuggestedFees;
+  evm?: z.output<typeof EvmFeesRecord>;
+  priority?: z.output<typeof PriorityFees>;
+}
 
 /** `read` applied to each of the three fee levels. */
 function perLevel<L>(levels: Record<"low" | "medium" | "high", L>, read: (level: L) => EvmFeeLevel) {
@@ -197,7 +187,7 @@ function perLevel<L>(levels: Record<"low" | "medium" | "high", L>, read: (level:
 }
 
 /** The fees of an EVM chain: a gas price per level (legacy pricing) or EIP-1559 fees (dynamic pricing). */
-function evmFees(fees: z.output<typeof EvmFees>["fees"]): NonNullable<SuggestedFee["evm"]> {
+function evmFees(fees: z.output<typeof EvmFeesRecord>["fees"]): EvmFees {
   const pricing = fees.type;
   if (fees.type === "legacy") return { pricing, ...perLevel(fees, (level) => ({ price: level.price })) };
   return {
@@ -209,19 +199,35 @@ function evmFees(fees: z.output<typeof EvmFees>["fees"]): NonNullable<SuggestedF
   };
 }
 
+/** What the suggested-fees data source shows of one chain; which fields are set depends on `type`. */
+const suggestedFeeFields = {
+  /** Chain family of the fee shape: `evm`, `utxo`, `aptos`, `ton`, `starknet`, `cosmos`, `sui`, … */
+  type: ({ fee }: FeeView): string => fee.type,
+  /** Chain unique id. */
+  chainUniqueId: ({ fee }: FeeView): string => fee.chain_unique_id,
+  /** Low fee (utxo: per byte; aptos). */
+  low: ({ priority }: FeeView): string | undefined => priority?.low,
+  /** Medium fee (utxo: per byte; aptos). */
+  medium: ({ priority }: FeeView): string | undefined => priority?.medium,
+  /** High fee (utxo: per byte; aptos). */
+  high: ({ priority }: FeeView): string | undefined => priority?.high,
+  /** Gas price (ton, starknet). */
+  gasPrice: ({ fee }: FeeView): string | undefined => asMember(GasPriceFees, fee)?.gas_price,
+  /** Fee per signature (cosmos). */
+  feePerSignature: ({ fee }: FeeView): number | undefined => asMember(CosmosFees, fee)?.fee_per_signature,
+  /** EVM fees: pricing model and the three levels. */
+  evm: ({ evm }: FeeView): EvmFees | undefined => (evm ? evmFees(evm.fees) : undefined),
+};
+
+/** Suggested network fees of one chain (`SuggestedFees`); which fields are set depends on `type`. */
+export interface SuggestedFee extends Projected<typeof suggestedFeeFields> {}
+
 /** Maps one API fee record to a {@link SuggestedFee}. */
 function toSuggestedFee(fee: SuggestedFees): SuggestedFee {
-  const evm = asMember(EvmFees, fee);
-  const priority = asMember(PriorityFees, fee);
-  return withoutUndefined({
-    type: fee.type,
-    chainUniqueId: fee.chain_unique_id,
-    low: priority?.low,
-    medium: priority?.medium,
-    high: priority?.high,
-    gasPrice: asMember(GasPriceFees, fee)?.gas_price,
-    feePerSignature: asMember(CosmosFees, fee)?.fee_per_signature,
-    evm: evm ? evmFees(evm.fees) : undefined,
+  return project(suggestedFeeFields, {
+    fee,
+    evm: asMember(EvmFeesRecord, fee),
+    priority: asMember(PriorityFees, fee),
   });
 }
 
@@ -231,6 +237,8 @@ const suggestedFees = getDataSource<GetSuggestedFeesArgs, typeof GetSuggestedFee
   name: "getSuggestedFees",
   query: { chains: "chains", chainTypes: "chain_types" },
   whenNoArgs: {},
+  fields: suggestedFeeFields,
+  keyed: true,
   get: (client, { query }) => client.blockchains.suggestedFees(query),
   map: (response): Record<string, SuggestedFee> =>
     Object.fromEntries(

@@ -73,11 +73,14 @@ interface Declaration<A, C, Q> {
 export interface DataSourceSpec {
   /** Name of the data source (`getVaults`). */
   readonly name: string;
-  /** `list`: the result is a list of items; `get`: one object. */
-  readonly kind: "list" | "get";
+  /**
+   * `list`: the result is a list of items; `get`: one object; `keyed`: an object of results by an id
+   * (`getSuggestedFees`: by chain unique id).
+   */
+  readonly kind: "list" | "get" | "keyed";
   /** Every argument and its zod type: a query argument's is its query key's in the sdk's query schema. */
   readonly args: Readonly<Record<string, z.ZodType>>;
-  /** The field table of the result (of each item of a list), when it is projected with one. */
+  /** The field table of the result (of each item of a list, each value of a keyed result), if it has one. */
   readonly fields?: Readonly<Record<string, FieldReader>>;
 }
 
@@ -95,6 +98,8 @@ export interface GetDeclaration<A, C, Q, T, R> extends Declaration<A, C, Q> {
   readonly get: (client: CustodyClient, request: CallRequest<C, Q>) => Promise<T>;
   /** Maps the sdk's answer to the result. */
   readonly map: (record: T) => R;
+  /** The result is an object of results keyed by an id, each projected with `fields`. */
+  readonly keyed?: true;
 }
 
 /** The functions of a data source whose arguments are required. */
@@ -150,7 +155,7 @@ function toQuery<A, C, Q>(args: A, keys: QueryKeys<Omit<A, KeysOfUnion<C> | "max
 /** The plain function and its `…Output` variant, of arguments optional when `whenNoArgs` is declared. */
 function functionsOf<A extends object, C, Q, R>(
   declaration: Declaration<A, C, Q>,
-  shape: { kind: "list" | "get"; querySchema: z.ZodType | undefined },
+  shape: { kind: DataSourceSpec["kind"]; querySchema: z.ZodType | undefined },
   fetch: (client: CustodyClient, request: CallRequest<C, Q>, args: A) => Promise<R>,
 ): DataSource<A, R> | OptionalArgsDataSource<A, R> {
   const spec = specOf(declaration, shape.kind, shape.querySchema);
@@ -174,7 +179,7 @@ function functionsOf<A extends object, C, Q, R>(
 /** The {@link DataSourceSpec} of a declaration; `querySchema` is the sdk's query schema of its endpoint. */
 function specOf<A, C, Q>(
   declaration: Declaration<A, C, Q>,
-  kind: "list" | "get",
+  kind: DataSourceSpec["kind"],
   querySchema: z.ZodType | undefined,
 ): DataSourceSpec {
   const args: Record<string, z.ZodType> = { ...declaration.callArgTypes };
@@ -229,7 +234,8 @@ export function getDataSource<A extends object, S extends z.ZodType | undefined 
   function define<T, R, C = NoCallArgs>(
     declaration: GetDeclaration<A, C, Q, T, R>,
   ): DataSource<A, R> | OptionalArgsDataSource<A, R> {
-    return functionsOf(declaration, { kind: "get", querySchema }, async (client, request) =>
+    const kind = declaration.keyed ? "keyed" : "get";
+    return functionsOf(declaration, { kind, querySchema }, async (client, request) =>
       declaration.map(await declaration.get(client, request)),
     );
   }

@@ -286,7 +286,7 @@ describe("Python program through the generated SDK and the plugin (real engine, 
     );
   });
 
-  it("the Python program calls typed functions: get_vaults(names=...) and get_vault(id=...)", async () => {
+  it("the Python program calls typed functions: get_vaults(names=...), get_vault(id=...), get_suggested_fees", async () => {
     const made = await emulator.client.vaults.create({ name: "py function target", type: "evm" });
     const dir = await copyExample(path.join(tempRoot, "functions"), virtualenvDir);
     // A program of its own: the example declares resources, this one only reads through the functions.
@@ -300,6 +300,9 @@ describe("Python program through the generated SDK and the plugin (real engine, 
         'pulumi.export("ids", [item.id for item in found.items])',
         'pulumi.export("types", [item.type for item in found.items])',
         'pulumi.export("createdAt", custody.get_vault(id=found.items[0].id).created_at)',
+        'fees = custody.get_suggested_fees(chains=["evm_ethereum_mainnet"]).items',
+        'pulumi.export("evmPricing", fees["evm_ethereum_mainnet"].evm.pricing)',
+        'pulumi.export("groupNames", [g.name for g in found.items[0].vault_groups])',
         "",
       ].join("\n"),
     );
@@ -319,6 +322,9 @@ describe("Python program through the generated SDK and the plugin (real engine, 
       assert.deepEqual(outputs.ids.value, [made.id]);
       assert.deepEqual(outputs.types.value, ["evm"]);
       assert.equal(outputs.createdAt.value, made.created_at);
+      // Nested results are typed classes of the SDK, read by attribute (not dicts).
+      assert.match(String(outputs.evmPricing.value), /^(legacy|dynamic)$/);
+      assert.ok((outputs.groupNames.value as string[]).length > 0, "vault_groups items, read by their name attribute");
     } finally {
       await disposeLocalStack(functions);
     }

@@ -229,18 +229,23 @@ describe("plugin package schema", () => {
       assert.equal(getVaults.required, undefined, "every filter of a list, maxItems too, is optional");
     });
 
-    it("every function with a field table has typed outputs: a list as { items: [...] }, one object as its fields", () => {
+    it("every function has typed outputs: a list as { items: [...] }, a keyed result as { items: { id: ... } }, one object as its fields", () => {
       for (const spec of specs) {
         const outputs = schema.functions[`custody:index:${spec.name}`].outputs;
-        if (!spec.fields) continue;
+        assert.ok(spec.fields, `${spec.name} has a field table`);
         let fields: ObjectSpec = outputs;
-        if (spec.kind === "list") {
+        if (spec.kind !== "get") {
           assert.deepEqual(Object.keys(outputs.properties), ["items"], spec.name);
-          const items = outputs.properties.items as { type: string; items: { $ref: string } };
-          assert.equal(items.type, "array");
-          fields = schema.types[items.items.$ref.replace("#/types/", "")] as ObjectSpec;
+          const items = outputs.properties.items as {
+            type: string;
+            items?: { $ref: string };
+            additionalProperties?: { $ref: string };
+          };
+          const item = spec.kind === "list" ? items.items : items.additionalProperties;
+          assert.equal(items.type, spec.kind === "list" ? "array" : "object", spec.name);
+          fields = schema.types[item!.$ref.replace("#/types/", "")] as ObjectSpec;
         }
-        assert.deepEqual(Object.keys(fields.properties), Object.keys(spec.fields), spec.name);
+        assert.deepEqual(Object.keys(fields.properties), Object.keys(spec.fields!), spec.name);
         const typed = Object.values(fields.properties).filter(
           (t) => !("$ref" in t) || t.$ref !== "pulumi.json#/Any",
         );
@@ -302,6 +307,7 @@ describe("plugin package schema", () => {
       ["getUser", ({ userId }) => ({ id: userId })],
       ["getUserGroups", () => ({})],
       ["getBlockchains", () => ({ maxItems: 20 })],
+      ["getSuggestedFees", () => ({ chains: ["bitcoin_mainnet", "evm_ethereum_mainnet"] })],
     ];
     for (const [name, args] of calls) {
       it(`${name}: a real call's outputs conform to the declared outputs`, async () => {
@@ -320,7 +326,13 @@ describe("plugin package schema", () => {
         );
         // A new vault holds no assets in the emulator: `getVaultAssets` checks the list's shape only.
         if (name.endsWith("s") && name !== "exportVaultBalances" && name !== "getVaultAssets")
-          assert.ok((value.items as unknown[]).length > 0, `${name} returned items to check`);
+          assert.ok(Object.keys(value.items as object).length > 0, `${name} returned items to check`);
+        if (name === "getSuggestedFees") {
+          const fees = value.items as Record<string, { type: string; evm?: { pricing: string } }>;
+          assert.deepEqual(Object.keys(fees).sort(), ["bitcoin_mainnet", "evm_ethereum_mainnet"]);
+          assert.equal(fees.evm_ethereum_mainnet.type, "evm");
+          assert.ok(fees.evm_ethereum_mainnet.evm?.pricing, "the EVM fees are there, typed");
+        }
       });
     }
   });
