@@ -324,7 +324,10 @@ describe("Python program through the generated SDK and the plugin (real engine, 
       assert.equal(outputs.createdAt.value, made.created_at);
       // Nested results are typed classes of the SDK, read by attribute (not dicts).
       assert.match(String(outputs.evmPricing.value), /^(legacy|dynamic)$/);
-      assert.ok((outputs.groupNames.value as string[]).length > 0, "vault_groups items, read by their name attribute");
+      assert.ok(
+        (outputs.groupNames.value as string[]).length > 0,
+        "vault_groups items, read by their name attribute",
+      );
     } finally {
       await disposeLocalStack(functions);
     }
