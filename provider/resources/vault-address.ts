@@ -3,6 +3,7 @@ import { DYNAMIC_RESOURCE_MODULE } from "../resource-types";
 import { VAULT_ADDRESS_OUTPUT_NAMES } from "../runtime/vault-address/outputs";
 import type { CreatableAddressType, VaultAddressOutputs } from "../runtime/vault-address/types";
 import { vaultAddressProvider } from "../shims";
+import { withoutPromiseStacks } from "./promise-stacks";
 
 /** The arguments of a {@link VaultAddress}. */
 export interface VaultAddressArgs {
@@ -58,7 +59,13 @@ export class VaultAddress extends pulumi.dynamic.Resource {
       nameIsDefault: args.name === undefined ? true : undefined,
       addressType: args.addressType,
     };
-    super(vaultAddressProvider, name, props, opts, DYNAMIC_RESOURCE_MODULE, "VaultAddress");
+    // The SDK's per-output promise stacks cost most of the program's CPU per resource (promise-stacks.ts).
+    const restore = withoutPromiseStacks();
+    try {
+      super(vaultAddressProvider, name, props, opts, DYNAMIC_RESOURCE_MODULE, "VaultAddress");
+    } finally {
+      restore();
+    }
   }
 }
 

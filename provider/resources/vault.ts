@@ -3,6 +3,7 @@ import { DYNAMIC_RESOURCE_MODULE } from "../resource-types";
 import { VAULT_OUTPUT_NAMES } from "../runtime/vault/outputs";
 import type { CreatableKeyType, CreatableVaultType, UtxoChain, VaultOutputs } from "../runtime/vault/types";
 import { vaultProvider } from "../shims";
+import { withoutPromiseStacks } from "./promise-stacks";
 
 /** The arguments of a {@link Vault}. */
 export interface VaultArgs {
@@ -87,7 +88,13 @@ export class Vault extends pulumi.dynamic.Resource {
       endUserId: args.endUserId,
       adoptExisting: args.adoptExisting,
     };
-    super(vaultProvider, name, props, opts, DYNAMIC_RESOURCE_MODULE, "Vault");
+    // The SDK's per-output promise stacks cost most of the program's CPU per resource (promise-stacks.ts).
+    const restore = withoutPromiseStacks();
+    try {
+      super(vaultProvider, name, props, opts, DYNAMIC_RESOURCE_MODULE, "Vault");
+    } finally {
+      restore();
+    }
   }
 }
 

@@ -91,4 +91,70 @@ describe("resources in a mocked program", () => {
     assert.equal(texts[0], texts[1]);
     assert.equal(registrations.find((r) => r.name === "b")?.inputs.adoptExisting, true);
   });
+
+  describe("declaring a resource captures no stack for the SDK's output promises (promise-stacks.ts)", () => {
+    // `@pulumi/pulumi`'s runtime module, whose registerResource the Resource constructor calls through the
+    // module object, so a wrapper sees each call.
+    const runtime = require("@pulumi/pulumi/runtime/resource") as {
+      registerResource: (...args: unknown[]) => unknown;
+    };
+    let seen: { limit: number; sourcePosition: { uri?: string } | undefined }[];
+    let original: (...args: unknown[]) => unknown;
+
+    beforeEach(() => {
+      seen = [];
+      original = runtime.registerResource;
+      runtime.registerResource = (...args: unknown[]) => {
+        seen.push({ limit: Error.stackTraceLimit, sourcePosition: args[9] as { uri?: string } });
+        return original(...args);
+      };
+    });
+    afterEach(() => {
+      runtime.registerResource = original;
+      delete process.env.PULUMI_DEBUG_PROMISE_LEAKS;
+    });
+
+    it("registers with no stack frames captured, keeps the source position, and restores the limit", async () => {
+      const before = Error.stackTraceLimit;
+      const vault = new Vault("quiet", { name: "Quiet", type: "evm" });
+      const address = new VaultAddress("quiet-address", { vaultId: vault.id, name: "Quiet" });
+
+      assert.deepEqual(
+        seen.map((s) => s.limit),
+        [0, 0],
+      );
+      // Pulumi reads the position with its own limit: still the `super(...)` of each class, as without this.
+      assert.deepEqual(
+        seen.map((s) => String(s.sourcePosition?.uri).replace(/^.*\/provider\//, "")),
+        ["resources/vault.js", "resources/vault-address.js"],
+      );
+      assert.equal(Error.stackTraceLimit, before);
+      assert.equal(await resolvedValue(address.vaultId), "quiet-id");
+    });
+
+    it("keeps the stacks when PULUMI_DEBUG_PROMISE_LEAKS asks for them", () => {
+      process.env.PULUMI_DEBUG_PROMISE_LEAKS = "1";
+      const before = Error.stackTraceLimit;
+      new Vault("debugged", { name: "Debugged", type: "evm" });
+      assert.deepEqual(
+        seen.map((s) => s.limit),
+        [before],
+      );
+    });
+
+    it("restores the limit when the constructor throws", () => {
+      const before = Error.stackTraceLimit;
+      assert.throws(
+        () =>
+          new Vault(
+            "orphan",
+            { name: "Orphan", type: "evm" },
+            {
+              parent: {} as unknown as pulumi.Resource,
+            },
+          ),
+      );
+      assert.equal(Error.stackTraceLimit, before);
+    });
+  });
 });
