@@ -1,6 +1,6 @@
 /**
  * A diagnostic of figure 1, run as its own process: the program-side CPU cost of declaring one resource, for
- * `Vault`, `VaultAddress` and the no-op resource of floor (b). It runs the resource constructors under Pulumi's
+ * `Vault`, `VaultAddress`, the no-op resource of floor (b), and `Vault` with the SDK's promise stacks captured. It runs the resource constructors under Pulumi's
  * mocks, with `source-map-support` registered exactly as `@pulumi/pulumi/cmd/run` registers it for every real
  * program, and prints one JSON line: `{ "<kind>": { cpuMsPerResource, declaredOutputs } }`. (Pulumi's promise-leak
  * check then reports the never-resolved mock outputs on stderr and may set a non-zero exit code; the JSON line
@@ -49,6 +49,20 @@ async function main(): Promise<void> {
       new Vault(`vault-${i}`, { name: `bench-vault-${i}`, type: "utxo", chain: "bitcoin_testnet" }),
     VaultAddress: (i) =>
       new VaultAddress(`address-${i}`, { vaultId: "vault-id", name: `bench-address-${i}` }),
+    // The same Vault with the SDK's promise stacks captured, as `PULUMI_DEBUG_PROMISE_LEAKS` keeps them
+    // (provider/resources/promise-stacks.ts); the variable is read per construction, so it is set only here.
+    VaultWithStacks: (i) => {
+      process.env.PULUMI_DEBUG_PROMISE_LEAKS = "1";
+      try {
+        return new Vault(`stacks-${i}`, {
+          name: `bench-stacks-${i}`,
+          type: "utxo",
+          chain: "bitcoin_testnet",
+        });
+      } finally {
+        delete process.env.PULUMI_DEBUG_PROMISE_LEAKS;
+      }
+    },
   };
   const result: Record<string, Cost> = {};
   for (const [kind, make] of Object.entries(kinds)) {
