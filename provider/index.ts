@@ -17,6 +17,7 @@ export {
   type BlockchainExplorerInfo,
   type BlockchainInfo,
   type EvmFeeLevel,
+  type EvmFees,
   type GetBlockchainsArgs,
   type GetSuggestedFeesArgs,
   getBlockchains,
