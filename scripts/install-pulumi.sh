@@ -37,8 +37,10 @@ reports_pinned_version() { # $1 = path to a pulumi binary
 
 # Hash of every file of the language host, by path relative to its directory, so the cache follows
 # source edits but not the checkout location.
+# A host is rebuilt when its own source or the code both hosts share (engine/hostkit) changes.
 host_source_hash() { # $1 = source dir (default: the Node.js host)
-  (cd "${1:-$HOST_SRC}" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -d' ' -f1)
+  (cd "$REPO_ROOT/engine" && find "$(basename "${1:-$HOST_SRC}")" hostkit -type f -print0 | LC_ALL=C sort -z |
+    xargs -0 sha256sum | sha256sum | cut -d' ' -f1)
 }
 
 # The dynamic-provider plugin is a 4-line shell script shipped at the root of the @pulumi/pulumi

@@ -18,10 +18,10 @@ pinned_start=$SECONDS
 step "Unit tests (mocha)"
 npx mocha 2>&1 | tee "$logs/unit.log" || status=1
 
-step "Go tests of the language hosts (go test)"
-for host in engine/language-*/; do
-  log="$logs/go-$(basename "$host").golog"
-  (cd "$host" && go test -count=1 -v ./...) > "$log" 2>&1 || status=1
+step "Go tests of the language hosts and the code they share (go test)"
+for module in engine/language-*/ engine/hostkit/; do
+  log="$logs/go-$(basename "$module").golog"
+  (cd "$module" && go test -count=1 -v ./...) > "$log" 2>&1 || status=1
   grep -E "^(--- |ok|FAIL)" "$log" || true
 done
 

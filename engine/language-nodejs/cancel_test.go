@@ -12,6 +12,8 @@ import (
 
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/protobuf/types/known/emptypb"
+
+	"pulumi-custody.local/engine/hostkit"
 )
 
 // startSleepingProgram runs, through Run, a runner script that writes its pid and never ends. With
@@ -75,7 +77,7 @@ func waitRun(t *testing.T, done <-chan *pulumirpc.RunResponse, within time.Durat
 }
 
 func TestCancelStopsTheProgram(t *testing.T) {
-	h := newHost("")
+	h := newHost(hostkit.EngineFromArgs(nil))
 	pid, done := startSleepingProgram(t, context.Background(), h, false)
 	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) })
 
@@ -92,7 +94,7 @@ func TestCancelStopsTheProgram(t *testing.T) {
 }
 
 func TestCancelKillsAProgramThatIgnoresSIGINT(t *testing.T) {
-	h := newHost("")
+	h := newHost(hostkit.EngineFromArgs(nil))
 	pid, done := startSleepingProgram(t, context.Background(), h, true)
 	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) })
 
@@ -110,7 +112,7 @@ func TestCancelKillsAProgramThatIgnoresSIGINT(t *testing.T) {
 }
 
 func TestEngineHangingUpStopsTheProgram(t *testing.T) {
-	h := newHost("")
+	h := newHost(hostkit.EngineFromArgs(nil))
 	ctx, cancel := context.WithCancel(context.Background())
 	pid, done := startSleepingProgram(t, ctx, h, false)
 	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) })

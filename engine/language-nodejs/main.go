@@ -14,42 +14,25 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"os/signal"
 	"strings"
-	"sync"
 	"syscall"
 
-	"github.com/pulumi/pulumi/sdk/v3/go/common/version"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
 	"google.golang.org/protobuf/types/known/emptypb"
+
+	"pulumi-custody.local/engine/hostkit"
 )
 
-// defaultVersion is reported when the build did not stamp one; the install script sets the same
-// version ldflag as for the CLI (github.com/pulumi/pulumi/sdk/v3/go/common/version.Version).
-const defaultVersion = "3.248.0"
-
 func main() {
-	// The engine passes its own address as the last argument. Older engines also passed flags
-	// (-tracing, -root, -typescript, ...); they are ignored, and the per-program settings come from
-	// the request's ProgramInfo.Options instead.
-	var engineAddress string
-	if n := len(os.Args); n > 1 && !strings.HasPrefix(os.Args[n-1], "-") {
-		engineAddress = os.Args[n-1]
+	engine := hostkit.EngineFromArgs(os.Args)
+	if address := engine.Address(); address != "" {
+		go hostkit.WatchEngine(address)
 	}
-
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "pulumi-language-nodejs: could not listen: %v\n", err)
-		os.Exit(1)
-	}
-	if engineAddress != "" {
-		go watchEngine(engineAddress)
-	}
-	h := newHost(engineAddress)
+	h := newHost(engine)
 	srv := grpc.NewServer()
 	pulumirpc.RegisterLanguageRuntimeServer(srv, h)
 
@@ -62,23 +45,17 @@ func main() {
 		<-sigCtx.Done()
 		stopSignals()
 		h.cancel()
-		waitForChildren(stopGrace + stopGrace/2)
+		hostkit.WaitForChildren(stopGrace + stopGrace/2)
 		srv.Stop()
 	}()
 
-	// The engine reads the port from the first line of our stdout.
-	fmt.Printf("%d\n", lis.Addr().(*net.TCPAddr).Port)
-	if err := srv.Serve(lis); err != nil {
-		fmt.Fprintf(os.Stderr, "pulumi-language-nodejs: %v\n", err)
-		os.Exit(1)
-	}
+	hostkit.Serve("pulumi-language-nodejs", srv)
 }
 
 type host struct {
 	pulumirpc.UnimplementedLanguageRuntimeServer
 
-	mu            sync.Mutex
-	engineAddress string
+	engine *hostkit.Engine
 
 	// cancelCtx is done once the engine called Cancel (or this host was interrupted); every
 	// Node.js process started afterwards is stopped at once, as upstream's host does.
@@ -86,32 +63,17 @@ type host struct {
 	cancel    context.CancelFunc
 }
 
-func newHost(engineAddress string) *host {
+func newHost(engine *hostkit.Engine) *host {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &host{engineAddress: engineAddress, cancelCtx: ctx, cancel: cancel}
+	return &host{engine: engine, cancelCtx: ctx, cancel: cancel}
 }
 
-func (h *host) engine() string {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.engineAddress
-}
-
-func (h *host) Handshake(_ context.Context, req *pulumirpc.LanguageHandshakeRequest) (*pulumirpc.LanguageHandshakeResponse, error) {
-	if req.GetEngineAddress() != "" {
-		h.mu.Lock()
-		h.engineAddress = req.GetEngineAddress()
-		h.mu.Unlock()
-	}
-	return &pulumirpc.LanguageHandshakeResponse{}, nil
+func (h *host) Handshake(ctx context.Context, req *pulumirpc.LanguageHandshakeRequest) (*pulumirpc.LanguageHandshakeResponse, error) {
+	return h.engine.Handshake(ctx, req)
 }
 
 func (h *host) GetPluginInfo(context.Context, *emptypb.Empty) (*pulumirpc.PluginInfo, error) {
-	v := strings.TrimPrefix(version.Version, "v")
-	if v == "" {
-		v = defaultVersion
-	}
-	return &pulumirpc.PluginInfo{Version: v}, nil
+	return &pulumirpc.PluginInfo{Version: hostkit.PluginVersion()}, nil
 }
 
 // Cancel is called by the engine when the user interrupts an operation (the first Ctrl-C) and

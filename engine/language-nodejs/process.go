@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"os/exec"
-	"sync"
 	"time"
 )
 
@@ -13,49 +12,6 @@ import (
 // v3.248.0, and as the engine gives this host itself before it kills the process group
 // (sdk/go/common/resource/plugin/plugin.go).
 const stopGrace = 5 * time.Second
-
-// children are the processes this host started and that are still running. They are stopped when
-// the engine cancels, when this host is interrupted, and killed when the engine is gone
-// (engine_watch.go).
-var children = struct {
-	sync.Mutex
-	procs map[*os.Process]struct{}
-	wg    sync.WaitGroup
-}{procs: map[*os.Process]struct{}{}}
-
-func trackChild(p *os.Process) func() {
-	children.Lock()
-	children.procs[p] = struct{}{}
-	children.wg.Add(1)
-	children.Unlock()
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			children.Lock()
-			delete(children.procs, p)
-			children.Unlock()
-			children.wg.Done()
-		})
-	}
-}
-
-// waitForChildren waits at most d for every tracked child to have exited.
-func waitForChildren(d time.Duration) {
-	done := make(chan struct{})
-	go func() { children.wg.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(d):
-	}
-}
-
-func killChildren() {
-	children.Lock()
-	defer children.Unlock()
-	for p := range children.procs {
-		_ = p.Kill()
-	}
-}
 
 // nodeCommand builds a command that is stopped when either ctx (the RPC's context: the engine
 // hung up) or cancelCtx (the Cancel RPC, or this host being interrupted) is done. Stopping sends

@@ -3,18 +3,14 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
-)
 
-// exitAfterLoggedError is the exit code @pulumi/pulumi/cmd/run uses when it has already reported
-// the program's error through the engine; the engine should then stop without adding a generic
-// "program failed" message.
-const exitAfterLoggedError = 32
+	"pulumi-custody.local/engine/hostkit"
+)
 
 // Run runs the program with @pulumi/pulumi/cmd/run. Unlike upstream, the program talks to the
 // engine's resource monitor directly: upstream's monitor proxy and sync-invoke pipes serve
@@ -63,7 +59,7 @@ func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.R
 		fmt.Sprintf("--parallel=%d", req.GetParallel()),
 	)
 	for _, f := range [][2]string{
-		{"engine", h.engine()},
+		{"engine", h.engine.Address()},
 		{"organization", req.GetOrganization()},
 		{"root-directory", info.GetRootDirectory()},
 	} {
@@ -88,25 +84,7 @@ func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.R
 	cmd.Env = env
 	// Whatever the program prints is shown by the engine as the program's output.
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
-	if err = cmd.Start(); err == nil {
-		untrack := trackChild(cmd.Process)
-		err = cmd.Wait()
-		untrack()
-	}
-
-	var exitErr *exec.ExitError
-	switch {
-	case err == nil:
-		return &pulumirpc.RunResponse{}, nil
-	case errors.As(err, &exitErr) && exitErr.ExitCode() == exitAfterLoggedError:
-		return &pulumirpc.RunResponse{Bail: true}, nil
-	case errors.As(err, &exitErr) && exitErr.ExitCode() > 0:
-		return &pulumirpc.RunResponse{Error: fmt.Sprintf("Program exited with non-zero exit code: %d", exitErr.ExitCode())}, nil
-	case errors.As(err, &exitErr):
-		return &pulumirpc.RunResponse{Error: fmt.Sprintf("Program exited unexpectedly: %v", exitErr)}, nil
-	default:
-		return &pulumirpc.RunResponse{Error: fmt.Sprintf("could not start the Node.js program: %v", err)}, nil
-	}
+	return hostkit.RunProgram(cmd, "the Node.js program"), nil
 }
 
 // programEnv is how @pulumi/pulumi receives settings that have no cmd/run flag: stack config

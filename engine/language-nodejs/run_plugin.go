@@ -11,6 +11,8 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+
+	"pulumi-custody.local/engine/hostkit"
 )
 
 // RunPlugin runs a plugin written in Node.js: a policy pack (kind "analyzer", what
@@ -107,7 +109,7 @@ func (h *host) RunPlugin(req *pulumirpc.RunPluginRequest, server pulumirpc.Langu
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("could not start the Node.js plugin: %w", err)
 	}
-	untrack := trackChild(cmd.Process)
+	untrack := hostkit.Track(cmd.Process)
 	defer untrack()
 	if policyProxy != nil {
 		err = policyProxy.Attach(ctx, cmd) // returns once the pack has exited

@@ -2,163 +2,56 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 
-	hclsyntax "github.com/pulumi/pulumi/pkg/v3/codegen/hcl2/syntax"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/pcl"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/python"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
-	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/workspace"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
+
+	"pulumi-custody.local/engine/hostkit"
 )
 
-// The code-generation RPCs hand the work to pkg/codegen/python of the same Pulumi version, bound with the
-// engine's schema loader, as sdk/python/cmd/pulumi-language-python/main.go of pulumi/pulumi v3.248.0 does:
-// the code `pulumi import` prints and the package `pulumi package gen-sdk` writes are upstream's.
+// pythonCodegen is hostkit's code-generation RPCs with pkg/v3/codegen/python, called as upstream's host
+// calls it.
+var pythonCodegen = &hostkit.Codegen{
+	Program: python.GenerateProgram,
+	Project: func(directory string, project workspace.Project, program *pcl.Program,
+		localDependencies map[string]string,
+	) error {
+		// The project uses pip in a virtualenv, the only toolchain here, and no typechecker.
+		const typechecker, toolchain = "", "pip"
+		return python.GenerateProject(directory, project, program, localDependencies, typechecker, toolchain)
+	},
+	Package: func(pkg *schema.Package, extraFiles map[string][]byte, _ map[string]string, _ bool,
+		loader schema.ReferenceLoader,
+	) (map[string][]byte, error) {
+		return python.GeneratePackage("pulumi-language-python", pkg, extraFiles, loader)
+	},
+}
 
-// GenerateProgram turns PCL into a Python program: the code `pulumi import` prints, and
-// `pulumi convert --language python`.
+// GenerateProgram is the Python that `pulumi import` prints and `pulumi convert --language python` writes.
 func (h *host) GenerateProgram(
-	_ context.Context, req *pulumirpc.GenerateProgramRequest,
+	ctx context.Context, req *pulumirpc.GenerateProgramRequest,
 ) (*pulumirpc.GenerateProgramResponse, error) {
-	loader, err := schema.NewLoaderClient(req.GetLoaderTarget())
-	if err != nil {
-		return nil, err
-	}
-	defer loader.Close()
-
-	parser := hclsyntax.NewParser()
-	for path, contents := range req.GetSource() {
-		if err := parser.ParseFile(strings.NewReader(contents), path); err != nil {
-			return nil, err
-		}
-		if parser.Diagnostics.HasErrors() {
-			return nil, parser.Diagnostics
-		}
-	}
-	program, diags, err := pcl.BindProgram(parser.Files, schema.NewCachedLoader(loader), bindOptions(req.GetStrict())...)
-	if err != nil {
-		return nil, err
-	}
-	rpcDiagnostics := plugin.HclDiagnosticsToRPCDiagnostics(diags)
-	if diags.HasErrors() {
-		return &pulumirpc.GenerateProgramResponse{Diagnostics: rpcDiagnostics}, nil
-	}
-	if program == nil {
-		return nil, errors.New("internal error: the bound program is nil")
-	}
-
-	files, diags, err := python.GenerateProgram(program)
-	if err != nil {
-		return nil, err
-	}
-	rpcDiagnostics = append(rpcDiagnostics, plugin.HclDiagnosticsToRPCDiagnostics(diags)...)
-	return &pulumirpc.GenerateProgramResponse{Source: files, Diagnostics: rpcDiagnostics}, nil
+	return pythonCodegen.GenerateProgram(ctx, req)
 }
 
-// GenerateProject writes a whole Python project (program, requirements.txt, Pulumi.yaml) from a directory of
-// PCL: `pulumi convert --language python`. The project uses pip in a virtualenv, the only toolchain here.
+// GenerateProject writes a whole Python project (program, requirements.txt, Pulumi.yaml).
 func (h *host) GenerateProject(
-	_ context.Context, req *pulumirpc.GenerateProjectRequest,
+	ctx context.Context, req *pulumirpc.GenerateProjectRequest,
 ) (*pulumirpc.GenerateProjectResponse, error) {
-	loader, err := schema.NewLoaderClient(req.GetLoaderTarget())
-	if err != nil {
-		return nil, err
-	}
-	defer loader.Close()
-
-	program, diags, err := pcl.BindDirectory(req.GetSourceDirectory(), schema.NewCachedLoader(loader),
-		bindOptions(req.GetStrict())...)
-	if err != nil {
-		return nil, err
-	}
-	rpcDiagnostics := plugin.HclDiagnosticsToRPCDiagnostics(diags)
-	if diags.HasErrors() {
-		return &pulumirpc.GenerateProjectResponse{Diagnostics: rpcDiagnostics}, nil
-	}
-	var project workspace.Project
-	if err := json.Unmarshal([]byte(req.GetProject()), &project); err != nil {
-		return nil, fmt.Errorf("the project sent by the engine is not a Pulumi project: %w", err)
-	}
-	const typechecker, toolchain = "", "pip"
-	if err := python.GenerateProject(req.GetTargetDirectory(), project, program, req.GetLocalDependencies(),
-		typechecker, toolchain); err != nil {
-		return nil, err
-	}
-	return &pulumirpc.GenerateProjectResponse{Diagnostics: rpcDiagnostics}, nil
+	return pythonCodegen.GenerateProject(ctx, req)
 }
 
-// GeneratePackage is `pulumi package gen-sdk --language python`: bind the schema with the engine's loader
-// (for the packages it references) and write what pkg/codegen/python generates, as upstream does.
+// GeneratePackage writes the Python SDK of a provider schema (`pulumi package gen-sdk --language python`).
 func (h *host) GeneratePackage(
-	_ context.Context, req *pulumirpc.GeneratePackageRequest,
+	ctx context.Context, req *pulumirpc.GeneratePackageRequest,
 ) (*pulumirpc.GeneratePackageResponse, error) {
-	loader, err := schema.NewLoaderClient(req.GetLoaderTarget())
-	if err != nil {
-		return nil, err
-	}
-	defer loader.Close()
-
-	var spec schema.PackageSpec
-	if err := json.Unmarshal([]byte(req.GetSchema()), &spec); err != nil {
-		return nil, fmt.Errorf("the schema is not a package schema: %w", err)
-	}
-	cached := schema.NewCachedLoader(loader)
-	pkg, diags, err := schema.BindSpec(spec, cached, schema.ValidationOptions{AllowDanglingReferences: true})
-	if err != nil {
-		return nil, err
-	}
-	rpcDiagnostics := plugin.HclDiagnosticsToRPCDiagnostics(diags)
-	if diags.HasErrors() {
-		return &pulumirpc.GeneratePackageResponse{Diagnostics: rpcDiagnostics}, nil
-	}
-	files, err := python.GeneratePackage("pulumi-language-python", pkg, req.GetExtraFiles(), cached)
-	if err != nil {
-		return nil, err
-	}
-	for name, data := range files {
-		path := filepath.Join(req.GetDirectory(), name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return nil, fmt.Errorf("could not create output directory %s: %w", filepath.Dir(path), err)
-		}
-		if err := os.WriteFile(path, data, 0o644); err != nil {
-			return nil, fmt.Errorf("could not write output file %s: %w", name, err)
-		}
-	}
-	return &pulumirpc.GeneratePackageResponse{Diagnostics: rpcDiagnostics}, nil
+	return pythonCodegen.GeneratePackage(ctx, req)
 }
 
-// bindOptions are upstream's: output-versioned invokes, and the lenient binding that `pulumi import` and
-// `pulumi convert` ask for unless `--strict`.
-func bindOptions(strict bool) []pcl.BindOption {
-	options := []pcl.BindOption{pcl.PreferOutputVersionedInvokes}
-	if !strict {
-		options = append(options, pcl.NonStrictBindOptions()...)
-	}
-	return options
-}
-
-// Link adds generated local SDKs to a project. `pulumi convert` calls it after GenerateProject for the SDKs
-// it generated, which it does only for parameterized packages, with an empty list otherwise. The custody
-// plugin is not parameterized, so the empty list is all this host accepts; any package is refused by name
-// rather than left out of the project.
-func (h *host) Link(_ context.Context, req *pulumirpc.LinkRequest) (*pulumirpc.LinkResponse, error) {
-	if len(req.GetPackages()) == 0 {
-		return &pulumirpc.LinkResponse{}, nil
-	}
-	names := make([]string, 0, len(req.GetPackages()))
-	for _, dep := range req.GetPackages() {
-		names = append(names, dep.GetPackage().GetName())
-	}
-	return nil, status.Errorf(codes.Unimplemented,
-		"linking local SDKs (of parameterized packages) is not implemented by this language host: %s",
-		strings.Join(names, ", "))
+// Link accepts only the empty list of local SDKs (hostkit.Codegen.Link).
+func (h *host) Link(ctx context.Context, req *pulumirpc.LinkRequest) (*pulumirpc.LinkResponse, error) {
+	return pythonCodegen.Link(ctx, req)
 }

@@ -132,3 +132,8 @@ require (
 // Same fork the upstream release build uses (a Windows-only fix); keeps the dependency graph
 // identical to the released CLI.
 replace github.com/atotto/clipboard => github.com/tgummerer/clipboard v0.0.0-20241001131231-d02d263e614e
+
+require pulumi-custody.local/engine/hostkit v0.0.0
+
+// The code both language hosts share, built from the repository.
+replace pulumi-custody.local/engine/hostkit => ../hostkit

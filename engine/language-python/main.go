@@ -3,9 +3,10 @@
 // Users run the upstream host (it ships with the Pulumi CLI). The upstream host lives in a Go module of its
 // own (sdk/python/cmd/pulumi-language-python) that the Go module proxy does not serve, so this one exists for
 // our tests: it runs a `runtime: python` program, installs its dependencies into a virtualenv, and generates
-// Python code (generate.go: a package from a schema, the program `pulumi import` prints). What it does, it does with the same pieces as upstream v3.248.0: the
-// toolchain package of github.com/pulumi/pulumi/sdk/v3/python/toolchain (virtualenv, pip), the executor
-// script `pulumi-language-python-exec` installed next to this binary, and pkg/codegen/python.
+// Python code (generate.go: a package from a schema, the program `pulumi import` prints). What it does, it
+// does with the same pieces as upstream v3.248.0: the toolchain package of
+// github.com/pulumi/pulumi/sdk/v3/python/toolchain (virtualenv, pip), the executor script
+// `pulumi-language-python-exec` installed next to this binary, and pkg/codegen/python.
 package main
 
 import (
@@ -13,68 +14,42 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
-	"sync"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
-	"github.com/pulumi/pulumi/sdk/v3/go/common/version"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"github.com/pulumi/pulumi/sdk/v3/python/toolchain"
 	"google.golang.org/grpc"
 	"google.golang.org/protobuf/types/known/emptypb"
-)
 
-// defaultVersion is reported when the build did not stamp one; scripts/install-pulumi.sh sets the same
-// version ldflag as for the CLI (github.com/pulumi/pulumi/sdk/v3/go/common/version.Version).
-const defaultVersion = "3.248.0"
+	"pulumi-custody.local/engine/hostkit"
+)
 
 // executorName is the script that runs the program inside Python (pulumi-language-python-exec of the
 // pulumi/pulumi repository, sdk/python/cmd): it configures `pulumi.runtime` from its flags and runs the
 // program with runpy. Like upstream, the host looks for it next to its own executable.
 const executorName = "pulumi-language-python-exec"
 
-// exitAfterLoggedError is the exit code of the executor once it has reported the program's error through
-// the engine; the engine then stops without adding a generic "program failed" message.
-const exitAfterLoggedError = 32
-
 func main() {
-	// The engine passes its own address as the last argument, after flags (-tracing, -root) that this host
-	// ignores.
-	var engineAddress string
-	if n := len(os.Args); n > 1 && !strings.HasPrefix(os.Args[n-1], "-") {
-		engineAddress = os.Args[n-1]
-	}
 	if len(os.Args) == 2 && os.Args[1] == "-version" {
-		fmt.Println(pluginVersion())
+		fmt.Println(hostkit.PluginVersion())
 		return
 	}
-
 	executor, err := findExecutor()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "pulumi-language-python: %v\n", err)
 		os.Exit(1)
 	}
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "pulumi-language-python: could not listen: %v\n", err)
-		os.Exit(1)
-	}
-	if engineAddress != "" {
-		go watchEngine(engineAddress)
+	engine := hostkit.EngineFromArgs(os.Args)
+	if address := engine.Address(); address != "" {
+		go hostkit.WatchEngine(address)
 	}
 	srv := grpc.NewServer()
-	pulumirpc.RegisterLanguageRuntimeServer(srv, &host{engineAddress: engineAddress, executor: executor})
-	// The engine reads the port from the first line of our stdout, then stops us by killing the process.
-	fmt.Printf("%d\n", lis.Addr().(*net.TCPAddr).Port)
-	if err := srv.Serve(lis); err != nil {
-		fmt.Fprintf(os.Stderr, "pulumi-language-python: %v\n", err)
-		os.Exit(1)
-	}
+	pulumirpc.RegisterLanguageRuntimeServer(srv, &host{engine: engine, executor: executor})
+	// The engine stops this host by killing the process.
+	hostkit.Serve("pulumi-language-python", srv)
 }
 
 func findExecutor() (string, error) {
@@ -89,32 +64,19 @@ func findExecutor() (string, error) {
 	return path, nil
 }
 
-func pluginVersion() string {
-	if v := strings.TrimPrefix(version.Version, "v"); v != "" {
-		return v
-	}
-	return defaultVersion
-}
-
 type host struct {
 	pulumirpc.UnimplementedLanguageRuntimeServer
 
-	mu            sync.Mutex
-	engineAddress string
-	executor      string
+	engine   *hostkit.Engine
+	executor string
 }
 
-func (h *host) Handshake(_ context.Context, req *pulumirpc.LanguageHandshakeRequest) (*pulumirpc.LanguageHandshakeResponse, error) {
-	if req.GetEngineAddress() != "" {
-		h.mu.Lock()
-		h.engineAddress = req.GetEngineAddress()
-		h.mu.Unlock()
-	}
-	return &pulumirpc.LanguageHandshakeResponse{}, nil
+func (h *host) Handshake(ctx context.Context, req *pulumirpc.LanguageHandshakeRequest) (*pulumirpc.LanguageHandshakeResponse, error) {
+	return h.engine.Handshake(ctx, req)
 }
 
 func (h *host) GetPluginInfo(context.Context, *emptypb.Empty) (*pulumirpc.PluginInfo, error) {
-	return &pulumirpc.PluginInfo{Version: pluginVersion()}, nil
+	return &pulumirpc.PluginInfo{Version: hostkit.PluginVersion()}, nil
 }
 
 // Upstream reads the plugins from the pulumi-plugin.json files of the installed packages, so that the engine
@@ -230,36 +192,16 @@ func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.R
 	// Whatever the program prints is shown by the engine as the program's output.
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
 
-	if err = cmd.Start(); err == nil {
-		untrack := trackChild(cmd.Process)
-		err = cmd.Wait()
-		untrack()
-	}
-	var exitErr *exec.ExitError
-	switch {
-	case err == nil:
-		return &pulumirpc.RunResponse{}, nil
-	case errors.As(err, &exitErr) && exitErr.ExitCode() == exitAfterLoggedError:
-		return &pulumirpc.RunResponse{Bail: true}, nil
-	case errors.As(err, &exitErr) && exitErr.ExitCode() > 0:
-		return &pulumirpc.RunResponse{Error: fmt.Sprintf("program exited with non-zero exit code: %d", exitErr.ExitCode())}, nil
-	case errors.As(err, &exitErr):
-		return &pulumirpc.RunResponse{Error: fmt.Sprintf("program exited unexpectedly: %v", exitErr)}, nil
-	default:
-		return &pulumirpc.RunResponse{Error: fmt.Sprintf("problem executing program (could not run language executor): %v", err)}, nil
-	}
+	return hostkit.RunProgram(cmd, "the program (could not run the language executor)"), nil
 }
 
 // arguments are the executor's flags (its argparse definitions), then the entry point and the program's own
 // arguments, as upstream's constructArguments builds them.
 func (h *host) arguments(req *pulumirpc.RunRequest) []string {
-	h.mu.Lock()
-	engineAddress := h.engineAddress
-	h.mu.Unlock()
 	var args []string
 	for _, f := range [][2]string{
 		{"monitor", req.GetMonitorAddress()},
-		{"engine", engineAddress},
+		{"engine", h.engine.Address()},
 		{"project", req.GetProject()},
 		{"root_directory", req.GetInfo().GetRootDirectory()},
 		{"stack", req.GetStack()},
