@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -90,27 +89,11 @@ func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.R
 // programEnv is how @pulumi/pulumi receives settings that have no cmd/run flag: stack config
 // (runtime/config.ts) and the TypeScript switches read by cmd/run/run.ts.
 func programEnv(req *pulumirpc.RunRequest, opts nodeOptions) ([]string, error) {
-	config := req.GetConfig()
-	if config == nil {
-		config = map[string]string{}
-	}
-	configJSON, err := json.Marshal(config)
+	config, err := hostkit.ConfigEnv(req)
 	if err != nil {
-		return nil, fmt.Errorf("encoding config: %w", err)
+		return nil, err
 	}
-	secretKeys := req.GetConfigSecretKeys()
-	if secretKeys == nil {
-		secretKeys = []string{}
-	}
-	secretKeysJSON, err := json.Marshal(secretKeys)
-	if err != nil {
-		return nil, fmt.Errorf("encoding config secret keys: %w", err)
-	}
-
-	env := append(os.Environ(),
-		"PULUMI_CONFIG="+string(configJSON),
-		"PULUMI_CONFIG_SECRET_KEYS="+string(secretKeysJSON),
-	)
+	env := append(os.Environ(), config...)
 	return append(env, typescriptEnv(opts)...), nil
 }
 

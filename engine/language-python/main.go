@@ -11,7 +11,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -176,19 +175,11 @@ func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.R
 	if env == nil {
 		env = os.Environ()
 	}
-	config, err := json.Marshal(orEmpty(req.GetConfig()))
+	config, err := hostkit.ConfigEnv(req)
 	if err != nil {
-		return nil, fmt.Errorf("encoding config: %w", err)
+		return nil, err
 	}
-	secretKeys := req.GetConfigSecretKeys()
-	if secretKeys == nil {
-		secretKeys = []string{}
-	}
-	secretKeysJSON, err := json.Marshal(secretKeys)
-	if err != nil {
-		return nil, fmt.Errorf("encoding config secret keys: %w", err)
-	}
-	cmd.Env = append(env, "PULUMI_CONFIG="+string(config), "PULUMI_CONFIG_SECRET_KEYS="+string(secretKeysJSON))
+	cmd.Env = append(env, config...)
 	// Whatever the program prints is shown by the engine as the program's output.
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
 
@@ -219,13 +210,6 @@ func (h *host) arguments(req *pulumirpc.RunRequest) []string {
 		entry = "."
 	}
 	return append(append(args, entry), req.GetArgs()...)
-}
-
-func orEmpty(m map[string]string) map[string]string {
-	if m == nil {
-		return map[string]string{}
-	}
-	return m
 }
 
 func (h *host) About(ctx context.Context, req *pulumirpc.AboutRequest) (*pulumirpc.AboutResponse, error) {
