@@ -17,6 +17,8 @@ import {
   apiVaultsNamed,
   assertRenameDriftCaughtAndRepaired,
   cliStackExport,
+  configureForEmulator,
+  pulumiCli,
   startTestEmulator,
   stateResources,
   type TestEmulator,
@@ -42,22 +44,6 @@ const NAMES = {
   hidden: "np confidential vault name 7f3a",
   outOfBand: "np made out of band",
 };
-
-/** Runs the CLI as a user would, in the work directory and environment of `stack` (on it, with `ofStack`). */
-async function pulumi(
-  stack: Stack,
-  args: string[],
-  ofStack = true,
-): Promise<{ stdout: string; stderr: string }> {
-  const ws = stack.workspace;
-  const env = { ...process.env, ...(ws.pulumiHome ? { PULUMI_HOME: ws.pulumiHome } : {}), ...ws.envVars };
-  const stackArgs = ofStack ? ["--stack", stack.name] : [];
-  return execFileAsync(ws.pulumiCommand.command, [...args, ...stackArgs, "--non-interactive"], {
-    cwd: ws.workDir,
-    env,
-    maxBuffer: 64 * 1024 * 1024,
-  });
-}
 
 describe("custody provider plugin (real engine, emulator)", () => {
   let emulator: TestEmulator;
@@ -87,14 +73,7 @@ describe("custody provider plugin (real engine, emulator)", () => {
       stackName: name,
       envVars: { PATH: binDirs, ...env },
     });
-    if (configured) {
-      await created.setAllConfig({
-        "custody:baseUrl": { value: emulator.baseUrl },
-        "custody:accessToken": { value: emulator.accessToken, secret: true },
-        "custody:requestsPerMinute": { value: "0" },
-      });
-    }
-    return created;
+    return configured ? configureForEmulator(created, emulator) : created;
   }
 
   before(async function () {
@@ -115,7 +94,7 @@ describe("custody provider plugin (real engine, emulator)", () => {
   it("`pulumi package get-schema` runs the plugin and binds its schema with Pulumi's own binder", async () => {
     const launcher = path.join(tempRoot, "bin", "pulumi-resource-custody");
     // The command binds the schema and fails when the binder reports an error.
-    const { stdout } = await pulumi(stack, ["package", "get-schema", launcher], false);
+    const { stdout } = await pulumiCli(stack, ["package", "get-schema", launcher], { onStack: false });
     const bound = JSON.parse(stdout) as { name: string; resources: Record<string, unknown>; config: unknown };
     assert.equal(bound.name, "custody");
     assert.deepEqual(Object.keys(bound.resources).sort(), [VAULT, ADDRESS].sort());
@@ -256,7 +235,7 @@ describe("custody provider plugin (real engine, emulator)", () => {
   it("`pulumi import custody:index:Vault` adopts a vault made out of band; the program then has no changes", async () => {
     const made = await emulator.client.vaults.create({ name: NAMES.outOfBand, type: "evm" });
 
-    const { stdout } = await pulumi(stack, [
+    const { stdout } = await pulumiCli(stack, [
       "import",
       VAULT,
       "adopted",
@@ -322,7 +301,7 @@ describe("custody provider plugin (real engine, emulator)", () => {
     });
     try {
       await declare(bulk, {});
-      await pulumi(bulk, ["import", "--file", file, "--generate-code=false", "--protect=false", "--yes"]);
+      await pulumiCli(bulk, ["import", "--file", file, "--generate-code=false", "--protect=false", "--yes"]);
       const imported = await stateResources(bulk, VAULT);
       assert.deepEqual([...imported.values()].map((r) => r.id).sort(), [...active].sort());
       assert.equal(

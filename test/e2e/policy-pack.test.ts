@@ -8,7 +8,12 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { Vault, type VaultArgs } from "../../provider";
-import { FIXTURE_DIR, startTestEmulator, type TestEmulator } from "../support/e2e-custody";
+import {
+  configureForEmulator,
+  FIXTURE_DIR,
+  startTestEmulator,
+  type TestEmulator,
+} from "../support/e2e-custody";
 import { createLocalStack, disposeLocalStack, enginePaths, repoPath } from "../support/pulumi-engine";
 
 const PACK_DIR = repoPath("policy");
@@ -68,11 +73,7 @@ describe("the custody policy pack (pulumi preview --policy-pack, real engine)", 
       },
     });
     try {
-      await stack.setAllConfig({
-        "custody:baseUrl": { value: emulator.baseUrl },
-        "custody:accessToken": { value: emulator.accessToken, secret: true },
-        "custody:requestsPerMinute": { value: "0" },
-      });
+      await configureForEmulator(stack, emulator);
       let policyPackConfigs: string[] | undefined;
       if (policyConfig) {
         const file = path.join(stack.workspace.workDir, "policy-config.json");

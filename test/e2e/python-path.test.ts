@@ -10,7 +10,7 @@
 // A shorter second suite runs the same scenario from a JavaScript program (test/fixtures/sdk-nodejs) through
 // the npm package generated from the same schema.
 import * as assert from "node:assert/strict";
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -20,7 +20,9 @@ import {
   apiAddresses,
   apiVaultsNamed,
   assertRenameDriftCaughtAndRepaired,
+  configureForEmulator,
   importAndRunPrintedCode,
+  pulumiCli,
   startTestEmulator,
   stateResources,
   type TestEmulator,
@@ -31,6 +33,7 @@ import {
   enginePaths,
   pluginLauncherDir,
   repoPath,
+  runRepoScript,
 } from "../support/pulumi-engine";
 
 const execFileAsync = promisify(execFile);
@@ -48,24 +51,6 @@ const NAMES = {
   adopted: "py made out of band, adopted",
   imported: "py made out of band, imported",
 };
-
-/** Runs a script of `scripts/` with its progress on this process's stderr; resolves to its last stdout line. */
-function runScript(name: string): Promise<string> {
-  const script = repoPath("scripts", name);
-  return new Promise((resolve, reject) => {
-    const child = spawn("bash", [script], { stdio: ["ignore", "pipe", "inherit"] });
-    let out = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-    });
-    child.on("error", reject);
-    child.on("close", (code) =>
-      code === 0
-        ? resolve(out.trim().split("\n").pop() ?? "")
-        : reject(new Error(`${script} exited with code ${code} (its output is above)`)),
-    );
-  });
-}
 
 /**
  * A copy of the example in `dir`: its program, and its Pulumi.yaml with `virtualenv` set to `virtualenv`;
@@ -104,20 +89,6 @@ describe("Python program through the generated SDK and the plugin (real engine, 
     });
   }
 
-  /** Runs the CLI as a user would, in the stack's work directory and environment. */
-  async function pulumi(
-    args: string[],
-    cwd = stack.workspace.workDir,
-  ): Promise<{ stdout: string; stderr: string }> {
-    const ws = stack.workspace;
-    const env = { ...process.env, ...(ws.pulumiHome ? { PULUMI_HOME: ws.pulumiHome } : {}), ...ws.envVars };
-    return execFileAsync(ws.pulumiCommand.command, [...args, "--non-interactive"], {
-      cwd,
-      env,
-      maxBuffer: 64 * 1024 * 1024,
-    });
-  }
-
   before(async function () {
     this.timeout(40 * 60_000);
     const engine = await enginePaths();
@@ -126,7 +97,7 @@ describe("Python program through the generated SDK and the plugin (real engine, 
       .catch(() => {
         throw new Error(`${engine.binDir} has no pulumi-language-python: run scripts/install-pulumi.sh`);
       });
-    const virtualenv = await runScript("install-python-deps.sh");
+    const virtualenv = await runRepoScript("install-python-deps.sh");
     virtualenvDir = virtualenv;
     sdkDir = repoPath("dist", "sdks", "python");
     schemaVersion = JSON.parse(
@@ -140,11 +111,7 @@ describe("Python program through the generated SDK and the plugin (real engine, 
       stackName: "python",
       envVars: { PATH: binDirs },
     });
-    await stack.setAllConfig({
-      "custody:baseUrl": { value: emulator.baseUrl },
-      "custody:accessToken": { value: emulator.accessToken, secret: true },
-      "custody:requestsPerMinute": { value: "0" },
-    });
+    await configureForEmulator(stack, emulator);
   });
 
   after(async () => {
@@ -236,13 +203,11 @@ describe("Python program through the generated SDK and the plugin (real engine, 
   it("`pulumi import custody:index:Vault` adopts a vault; once the program declares it there are no changes", async () => {
     const made = await emulator.client.vaults.create({ name: NAMES.imported, type: "evm" });
 
-    const { stdout } = await pulumi([
+    const { stdout } = await pulumiCli(stack, [
       "import",
       VAULT,
       "imported",
       made.id,
-      "--stack",
-      stack.name,
       // The program does not declare `protect`, which `pulumi import` sets by default.
       "--protect=false",
       "--yes",
@@ -312,12 +277,7 @@ describe("Python program through the generated SDK and the plugin (real engine, 
       envVars: { PATH: binDirs },
     });
     try {
-      await functions.setAllConfig({
-        "custody:baseUrl": { value: emulator.baseUrl },
-        "custody:accessToken": { value: emulator.accessToken, secret: true },
-        "custody:requestsPerMinute": { value: "0" },
-        target: { value: made.name },
-      });
+      await configureForEmulator(functions, emulator, { target: { value: made.name } });
       const { outputs } = await functions.up();
       assert.deepEqual(outputs.ids.value, [made.id]);
       assert.deepEqual(outputs.types.value, ["evm"]);
@@ -349,7 +309,7 @@ describe("Python program through the generated SDK and the plugin (real engine, 
       new RegExp(`^${sdkDir}$`, "m"),
     );
 
-    await pulumi(["install"], dir);
+    await pulumiCli(stack, ["install"], { cwd: dir, onStack: false });
 
     const { stdout } = await execFileAsync(path.join(dir, "venv", "bin", "python"), [
       "-c",
@@ -369,13 +329,16 @@ describe("Python program through the generated SDK and the plugin (real engine, 
       project.replace(/(virtualenv: .*\n)/, "$1    toolchain: poetry\n"),
     );
 
-    await assert.rejects(pulumi(["install"], dir), (err: { stderr?: string }) => {
-      assert.match(
-        String(err.stderr),
-        /runtime option toolchain: this language host runs pip only, got poetry/,
-      );
-      return true;
-    });
+    await assert.rejects(
+      pulumiCli(stack, ["install"], { cwd: dir, onStack: false }),
+      (err: { stderr?: string }) => {
+        assert.match(
+          String(err.stderr),
+          /runtime option toolchain: this language host runs pip only, got poetry/,
+        );
+        return true;
+      },
+    );
     assert.ok(!fs.existsSync(path.join(dir, "venv")), "nothing was installed");
   });
 });
@@ -397,7 +360,7 @@ describe("JavaScript program through the generated npm SDK and the plugin (real 
     this.timeout(40 * 60_000);
     const engine = await enginePaths();
     // Generates and compiles the SDKs (dist/sdks/nodejs/bin), which the fixture program requires.
-    const sdks = await runScript("gen-sdks.sh");
+    const sdks = await runRepoScript("gen-sdks.sh");
     schemaVersion = JSON.parse(await fs.promises.readFile(path.join(sdks, "schema.json"), "utf8")).version;
     tempRoot = await fs.promises.mkdtemp(path.join(os.tmpdir(), "sdk-nodejs-e2e-"));
     emulator = await startTestEmulator();
@@ -408,11 +371,7 @@ describe("JavaScript program through the generated npm SDK and the plugin (real 
         PATH: [await pluginLauncherDir(tempRoot), engine.binDir, process.env.PATH].join(path.delimiter),
       },
     });
-    await stack.setAllConfig({
-      "custody:baseUrl": { value: emulator.baseUrl },
-      "custody:accessToken": { value: emulator.accessToken, secret: true },
-      "custody:requestsPerMinute": { value: "0" },
-    });
+    await configureForEmulator(stack, emulator);
   });
 
   after(async () => {

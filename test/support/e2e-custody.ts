@@ -92,13 +92,13 @@ export const FIXTURE_DIR = repoPath("test", "fixtures", "custody-stack");
  */
 export async function fixtureStack(emulator: TestEmulator, stackName: string): Promise<Stack> {
   await requireBuilt(repoPath("dist", "test", "fixtures", "custody-stack", "index.js"));
-  return configured(await createLocalStack({ projectDir: FIXTURE_DIR, stackName }), emulator);
+  return configureForEmulator(await createLocalStack({ projectDir: FIXTURE_DIR, stackName }), emulator);
 }
 
 /** A stack of the root program (`/Pulumi.yaml`, compiled to `dist/index.js`), configured for `emulator`. */
 export async function rootProgramStack(emulator: TestEmulator, stackName: string): Promise<Stack> {
   await requireBuilt(repoPath("dist", "index.js"));
-  return configured(await createLocalStack({ projectDir: repoPath(), stackName }), emulator);
+  return configureForEmulator(await createLocalStack({ projectDir: repoPath(), stackName }), emulator);
 }
 
 /**
@@ -117,14 +117,23 @@ export async function exampleStack(emulator: TestEmulator, name: string, stackNa
     runtime: { name: "nodejs", options: { typescript: false } },
     main,
   });
-  return configured(stack, emulator);
+  return configureForEmulator(stack, emulator);
 }
 
-async function configured(stack: Stack, emulator: TestEmulator): Promise<Stack> {
+/**
+ * Points a stack at `emulator` through the provider's stack settings (`custody:baseUrl`, the token as a
+ * secret, no client-side rate limit), plus any `extra` config.
+ */
+export async function configureForEmulator(
+  stack: Stack,
+  emulator: TestEmulator,
+  extra: Record<string, { value: string; secret?: boolean }> = {},
+): Promise<Stack> {
   await stack.setAllConfig({
     "custody:baseUrl": { value: emulator.baseUrl },
     "custody:accessToken": { value: emulator.accessToken, secret: true },
     "custody:requestsPerMinute": { value: "0" },
+    ...extra,
   });
   return stack;
 }
@@ -166,14 +175,34 @@ export async function stateResources(stack: Stack, type: string): Promise<Map<st
  * `stack.exportStack()` passes `--show-secrets`, so it cannot show what the state file holds.
  */
 export async function cliStackExport(stack: Stack): Promise<string> {
+  return (await pulumiCli(stack, ["stack", "export"])).stdout;
+}
+
+/** How {@link pulumiCli} runs the CLI. */
+export interface CliOptions {
+  /** Directory to run in; the stack's work directory by default. */
+  cwd?: string;
+  /** Whether to add `--stack <name>` (true by default); commands without a stack (`pulumi install`) need false. */
+  onStack?: boolean;
+}
+
+/**
+ * Runs the Pulumi CLI as a user would, non-interactively, with the stack's CLI, `PULUMI_HOME` and environment.
+ * Rejects when it exits non-zero; the error carries `stdout` and `stderr`.
+ */
+export async function pulumiCli(
+  stack: Stack,
+  args: string[],
+  options: CliOptions = {},
+): Promise<{ stdout: string; stderr: string }> {
   const ws = stack.workspace;
   const env = { ...process.env, ...(ws.pulumiHome ? { PULUMI_HOME: ws.pulumiHome } : {}), ...ws.envVars };
-  const { stdout } = await execFileAsync(
-    ws.pulumiCommand.command,
-    ["stack", "export", "--stack", stack.name, "--non-interactive"],
-    { cwd: ws.workDir, env, maxBuffer: 64 * 1024 * 1024 },
-  );
-  return stdout;
+  const stackArgs = options.onStack === false ? [] : ["--stack", stack.name];
+  return execFileAsync(ws.pulumiCommand.command, [...args, ...stackArgs, "--non-interactive"], {
+    cwd: options.cwd ?? ws.workDir,
+    env,
+    maxBuffer: 64 * 1024 * 1024,
+  });
 }
 
 /** The resource name in a URN (`urn:pulumi:stack::project::type::name` → `name`). */
@@ -272,26 +301,17 @@ export async function importAndRunPrintedCode(
   await fs.promises.writeFile(program, "");
   const stack = await createLocalStack({ projectDir, stackName: "printed", envVars: { PATH: options.path } });
   try {
-    await stack.setAllConfig({
-      "custody:baseUrl": { value: emulator.baseUrl },
-      "custody:accessToken": { value: emulator.accessToken, secret: true },
-      "custody:requestsPerMinute": { value: "0" },
-    });
-    const ws = stack.workspace;
-    await execFileAsync(
-      ws.pulumiCommand.command,
-      [
-        "import",
-        "custody:index:Vault",
-        "printed",
-        made.id,
-        "--out",
-        program,
-        "--protect=false",
-        "--yes",
-      ].concat(["--stack", stack.name, "--non-interactive"]),
-      { cwd: ws.workDir, env: { ...process.env, ...ws.envVars }, maxBuffer: 64 * 1024 * 1024 },
-    );
+    await configureForEmulator(stack, emulator);
+    await pulumiCli(stack, [
+      "import",
+      "custody:index:Vault",
+      "printed",
+      made.id,
+      "--out",
+      program,
+      "--protect=false",
+      "--yes",
+    ]);
     const code = await fs.promises.readFile(program, "utf8");
     const imported = (await stateResources(stack, "custody:index:Vault")).get("printed");
     assert.equal(imported?.id, made.id);

@@ -178,7 +178,19 @@ async function locateEngine(): Promise<EnginePaths> {
   }
 
   const script = repoPath("scripts", "install-pulumi.sh");
-  const stdout = await new Promise<string>((resolve, reject) => {
+  const binDir = await runRepoScript("install-pulumi.sh");
+  if (!path.isAbsolute(binDir))
+    throw new Error(`${script} printed no bin directory (last line: ${JSON.stringify(binDir)})`);
+  return { binDir };
+}
+
+/**
+ * Runs `scripts/<name>` with bash, its progress on this process's stderr; resolves to the last line it printed
+ * on stdout (the scripts print their result there: a directory).
+ */
+export function runRepoScript(name: string): Promise<string> {
+  const script = repoPath("scripts", name);
+  return new Promise((resolve, reject) => {
     const child = spawn("bash", [script], { stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     child.stdout.on("data", (chunk: Buffer) => {
@@ -187,14 +199,10 @@ async function locateEngine(): Promise<EnginePaths> {
     child.on("error", reject);
     child.on("close", (code) =>
       code === 0
-        ? resolve(out)
+        ? resolve(out.trim().split("\n").pop() ?? "")
         : reject(new Error(`${script} exited with code ${code} (its output is above)`)),
     );
   });
-  const binDir = stdout.trim().split("\n").pop() ?? "";
-  if (!path.isAbsolute(binDir))
-    throw new Error(`${script} printed no bin directory (stdout: ${JSON.stringify(stdout)})`);
-  return { binDir };
 }
 
 /** `PulumiCommand.get({ root })` runs `<root>/bin/pulumi`; give it a root whose `bin` is `binDir`. */
