@@ -123,13 +123,27 @@ describe("resources in a mocked program", () => {
         seen.map((s) => s.limit),
         [0, 0],
       );
-      // Pulumi reads the position with its own limit: still the `super(...)` of each class, as without this.
-      assert.deepEqual(
-        seen.map((s) => String(s.sourcePosition?.uri).replace(/^.*\/provider\//, "")),
-        ["resources/vault.js", "resources/vault-address.js"],
-      );
       assert.equal(Error.stackTraceLimit, before);
       assert.equal(await resolvedValue(address.vaultId), "quiet-id");
+    });
+
+    it("leaves the source position Pulumi records as it is with the stacks kept", () => {
+      // Pulumi reads the position with its own limit: the `super(...)` of each class in both cases (a .js
+      // position, or the .ts one when a source-map handler is installed).
+      const declareBoth = () => {
+        const vault = new Vault("positioned", { name: "Positioned", type: "evm" });
+        new VaultAddress("positioned-address", { vaultId: vault.id, name: "Positioned" });
+      };
+      process.env.PULUMI_DEBUG_PROMISE_LEAKS = "1";
+      declareBoth();
+      delete process.env.PULUMI_DEBUG_PROMISE_LEAKS;
+      declareBoth();
+
+      const positions = seen.map((s) => JSON.stringify(s.sourcePosition));
+      assert.equal(positions.length, 4);
+      assert.deepEqual(positions.slice(2), positions.slice(0, 2));
+      assert.match(String(seen[0]?.sourcePosition?.uri), /\/resources\/vault\.(js|ts)$/);
+      assert.match(String(seen[1]?.sourcePosition?.uri), /\/resources\/vault-address\.(js|ts)$/);
     });
 
     it("keeps the stacks when PULUMI_DEBUG_PROMISE_LEAKS asks for them", () => {
