@@ -16,7 +16,7 @@ import {
   CustodyValidationError,
 } from "./errors";
 import { redactSecrets } from "./redact";
-import { compiledParseWhenBusy } from "./schema/compiled-validator";
+import { prebuiltParse } from "./schema/compiled-validator";
 import { type EndpointName, type EndpointSpec, endpoints, fillPath } from "./schema/endpoints";
 import type { ValidationIssue } from "./schema/errors";
 import { withErrorMap } from "./schema/open";
@@ -166,7 +166,7 @@ export class RequestPipeline {
         return;
       }
       // The compiled validator settles the common case, a valid input; zod words the issues of the others.
-      if (compiledParseWhenBusy(schema)?.(value ?? {}) !== undefined) return;
+      if (prebuiltParse(schema)?.(value ?? {}) !== undefined) return;
       const result = withErrorMap(requestErrorMap, () =>
         schema.safeParse(value ?? {}, { error: requestErrorMap }),
       );
@@ -342,7 +342,7 @@ export class RequestPipeline {
       body = res.bodyText;
     }
     // The compiled validator accepts what zod accepts, and returns what zod would; zod still words the errors.
-    const fast = compiledParseWhenBusy(spec.response)?.(body);
+    const fast = prebuiltParse(spec.response)?.(body);
     if (fast !== undefined) return fast.data;
     const result = spec.response.safeParse(body);
     if (result.success) return result.data;

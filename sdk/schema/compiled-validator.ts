@@ -171,14 +171,6 @@ export function prebuiltParse(schema: z.ZodType): CompiledParse | undefined {
   return parse ?? undefined;
 }
 
-/**
- * What the request pipeline asks for every body it checks: {@link prebuiltParse}, from the first call on.
- * (Validators were once compiled at run time after a number of calls; the name stays for its callers.)
- */
-export function compiledParseWhenBusy(schema: z.ZodType): CompiledParse | undefined {
-  return prebuiltParse(schema);
-}
-
 function loadPrebuilt(schema: z.ZodType): CompiledParse | null {
   if (prebuiltNames === undefined) {
     prebuiltNames = new WeakMap();
