@@ -100,7 +100,8 @@ export type EngineRole = "pulumi CLI" | "language host" | "program" | "provider"
 export function engineRole(cmdline: string): EngineRole {
   const [exe = "", script = ""] = cmdline.split(" ");
   const isNode = /(^|\/)node$/.test(exe);
-  if (isNode && script.includes("dynamic-provider")) return "provider";
+  // The dynamic providers' host, and the custody plugin (its launcher runs `node <package>/dist/plugin/cli.js`).
+  if (isNode && (script.includes("dynamic-provider") || /\/plugin\/cli\.js$/.test(script))) return "provider";
   if (isNode && cmdline.includes("cmd/run")) return "program";
   if (/(^|\/)pulumi-language-nodejs$/.test(exe)) return "language host";
   if (/(^|\/)pulumi$/.test(exe)) return "pulumi CLI";
