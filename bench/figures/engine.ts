@@ -100,7 +100,11 @@ export const engineFigure: Figure = {
       "`Vault` and `VaultAddress` register with no stack frames captured (`provider/resources/promise-stacks.ts`; " +
       "the source position, which Pulumi reads with its own limit, is unchanged), which took a Vault from about " +
       "7 ms of program CPU to about 1 ms, below the no-op resource (the registration diagnostic above). The " +
-      "plugin path's generated SDK classes still pay it.",
+      "plugin path's generated SDK classes still pay it: Pulumi's codegen writes their constructors, which declare " +
+      "every output, so that path's program costs about what a Vault with the stacks costs in the diagnostic, per " +
+      "resource. That, not its provider process, is why the plugin path's ratio is above the dynamic provider's " +
+      "(compare the `program` rows of the two CPU tables); a program can avoid it by setting " +
+      "`Error.stackTraceLimit = 0` around its declarations, as the dynamic provider's classes do.",
     "**3. The provider process (the `provider` row).** It loads the runtime on the first call (sdk, zod schemas, " +
       "undici; figure 5 measures its peak memory); per call, its requests go through the sdk (figure 3), inputs " +
       "are checked with zod, and larger outputs cost more protobuf work in both the provider and the CLI. Done " +
