@@ -27,10 +27,11 @@ import { Webhooks } from "./resources/webhooks";
 import type { EndpointName } from "./schema/endpoints";
 import type { PemKey } from "./signing/pem-keys";
 import { parseBaseUrl } from "./transport/base-url";
-import { HttpTransport } from "./transport/http-transport";
+import { NodeHttpTransport } from "./transport/node-http-transport";
 import { DEFAULT_REQUESTS_PER_MINUTE, RateLimiter } from "./transport/rate-limiter";
 import { RetryPolicy } from "./transport/retry-policy";
 import { realSleep, type Sleep } from "./transport/sleep";
+import type { Transport } from "./transport/transport";
 import { SDK_VERSION } from "./version";
 
 /** Options of {@link CustodyClient}. */
@@ -53,7 +54,16 @@ export interface CustodyClientOptions {
   timeoutMs?: number;
   /** Client-side rate limit; default 180 per minute (the service documents 200). `0` disables it. */
   requestsPerMinute?: number;
-  /** An undici dispatcher (Agent, Pool, ProxyAgent, MockAgent…); by default the client makes a keep-alive Agent. */
+  /**
+   * What carries the requests: `"undici"` (the default; the least CPU per request) or `"node:http"`, Node's own
+   * `http`/`https`, which never loads undici and its WebAssembly parser (the least memory, for a short-lived
+   * process such as the Pulumi provider). Either keeps up to 16 connections alive.
+   */
+  transport?: "undici" | "node:http";
+  /**
+   * An undici dispatcher (Agent, Pool, ProxyAgent, MockAgent…) to send every request through, left open on
+   * `close()`; by default the client makes its own keep-alive pool. Only with the `"undici"` transport.
+   */
   dispatcher?: Dispatcher;
   /** Appended to the `user-agent` header, e.g. `my-app/1.2`. */
   userAgent?: string;
@@ -111,7 +121,7 @@ export class CustodyClient {
   /** Webhook triggers. */
   readonly webhooks: Webhooks;
   readonly #pipeline: RequestPipeline;
-  readonly #transport: HttpTransport;
+  readonly #transport: Transport;
   readonly #signs: boolean;
 
   /**
@@ -148,7 +158,8 @@ export class CustodyClient {
     const now = advanced.now ?? Date.now;
     const sleep = advanced.sleep ?? realSleep;
 
-    this.#transport = new HttpTransport({ timeoutMs, dispatcher: options.dispatcher });
+    // undici is loaded only for a client given a dispatcher; Node's own http serves the others.
+    this.#transport = makeTransport(options.transport ?? "undici", timeoutMs, options.dispatcher);
     this.#signs = signer !== undefined;
     const secrets = [accessToken];
     if (typeof options.apiUserPrivateKey === "string") secrets.push(options.apiUserPrivateKey.trim());
@@ -210,6 +221,24 @@ export class CustodyClient {
   toJSON(): Record<string, unknown> {
     return { baseUrl: this.baseUrl, signing: this.#signs };
   }
+}
+
+/** The transport of the client; undici is loaded only when it is the one. */
+function makeTransport(kind: unknown, timeoutMs: number, dispatcher: Dispatcher | undefined): Transport {
+  if (kind === "undici") {
+    const { UndiciTransport } =
+      require("./transport/undici-transport") as typeof import("./transport/undici-transport");
+    return new UndiciTransport({ timeoutMs, dispatcher });
+  }
+  if (kind !== "node:http") {
+    throw configError(`transport must be "undici" or "node:http" (got ${JSON.stringify(kind)})`);
+  }
+  if (dispatcher !== undefined) {
+    throw configError(
+      'dispatcher is an undici dispatcher: it needs transport "undici" (the default), not "node:http"',
+    );
+  }
+  return new NodeHttpTransport({ timeoutMs });
 }
 
 function configError(message: string): CustodyConfigurationError {

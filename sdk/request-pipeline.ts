@@ -20,11 +20,11 @@ import { prebuiltParse } from "./schema/compiled-validator";
 import { type EndpointName, type EndpointSpec, endpoints, fillPath } from "./schema/endpoints";
 import type { ValidationIssue } from "./schema/errors";
 import { withErrorMap } from "./schema/open";
-import { TransportFailure, type TransportRequest, type TransportResponse } from "./transport/http-transport";
 import { encodeQuery } from "./transport/query-string";
 import type { RateLimiter } from "./transport/rate-limiter";
 import { type AttemptFailure, type RetryPolicy, serverRequestedDelayMs } from "./transport/retry-policy";
 import type { Sleep } from "./transport/sleep";
+import { type Transport, TransportFailure, type TransportResponse } from "./transport/transport";
 import { describeIssues, type IssueLocation, requestErrorMap, toValidationIssues } from "./validation-issues";
 
 /** The success value of an endpoint: its parsed response schema, or `undefined` for 204 endpoints. */
@@ -79,12 +79,6 @@ export interface RequestEvent {
   durationMs: number;
   /** Time the client-side rate limiter held the attempt before it was sent, ms. */
   queuedMs: number;
-}
-
-/** The transport as the pipeline uses it (an interface, so tests could substitute one). */
-export interface Transport {
-  /** Sends one request; throws `TransportFailure` when no response arrived. */
-  send(req: TransportRequest): Promise<TransportResponse>;
 }
 
 /** Signs `<path>|<timestamp>|<body>` with the API user's key (`signing/sign-request.ts`); gives `x-signature`. */

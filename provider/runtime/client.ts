@@ -57,6 +57,10 @@ export function clientFor(settings: CustodySettings): CustodyClient {
     client = new CustodyClient({
       baseUrl: settings.baseUrl,
       accessToken: settings.accessToken,
+      // A provider process lives for one operation and sends a few hundred requests: Node's own http spares it
+      // undici and the optimizing compile of its WebAssembly parser, a third of its peak memory over
+      // `@pulumi/pulumi`'s own (BENCHMARKS.md, figure 5), for a few ms of CPU in all.
+      transport: "node:http",
       ...(settings.maxRetries !== undefined ? { maxRetries: settings.maxRetries } : {}),
       ...(settings.requestsPerMinute !== undefined ? { requestsPerMinute: settings.requestsPerMinute } : {}),
       onRequest: requestDiagnostics(settings.requestsPerMinute ?? DEFAULT_REQUESTS_PER_MINUTE),

@@ -12,6 +12,7 @@
  * ```
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
 
 /** One request as the server received it. */
@@ -30,6 +31,8 @@ export interface RecordedRequest {
   body: string;
   /** Position of the request since the server started (0-based). */
   index: number;
+  /** The client's port: the same for two requests over one kept-alive connection. */
+  remotePort: number | undefined;
 }
 
 /** A scripted answer. */
@@ -42,6 +45,8 @@ export interface ScriptedResponse {
   body?: unknown;
   /** Destroy the socket instead of answering (the client sees a reset after sending). */
   destroy?: boolean;
+  /** Send the headers and half of the body, then destroy the socket (the response breaks mid-body). */
+  cutBody?: boolean;
   /** Never answer (until the server closes); for client time-out tests. */
   hang?: boolean;
   /** Answer after this many ms. */
@@ -69,8 +74,17 @@ export interface LoopbackServer {
   close(): Promise<void>;
 }
 
+/** Options of {@link startLoopbackServer}. */
+export interface LoopbackServerOptions {
+  /** Serve https with this key and certificate (PEM) instead of plain http. */
+  tls?: { key: string; cert: string };
+}
+
 /** Starts a server on 127.0.0.1 with a free port. */
-export async function startLoopbackServer(handler?: LoopbackHandler): Promise<LoopbackServer> {
+export async function startLoopbackServer(
+  handler?: LoopbackHandler,
+  options: LoopbackServerOptions = {},
+): Promise<LoopbackServer> {
   const requests: RecordedRequest[] = [];
   const queue: ScriptedResponse[] = [];
   const sockets = new Set<Socket>();
@@ -80,7 +94,7 @@ export async function startLoopbackServer(handler?: LoopbackHandler): Promise<Lo
   let inFlight = 0;
   let maxInFlight = 0;
 
-  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
@@ -101,6 +115,7 @@ export async function startLoopbackServer(handler?: LoopbackHandler): Promise<Lo
         headers: { ...req.headers },
         body: Buffer.concat(chunks).toString("utf8"),
         index: requests.length,
+        remotePort: req.socket.remotePort,
       };
       requests.push(recorded);
       const scripted = queue.shift();
@@ -113,7 +128,8 @@ export async function startLoopbackServer(handler?: LoopbackHandler): Promise<Lo
           inFlight--;
         });
     });
-  });
+  };
+  const server: Server = options.tls ? createTlsServer(options.tls, onRequest) : createServer(onRequest);
   server.on("connection", (socket: Socket) => {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
@@ -122,7 +138,7 @@ export async function startLoopbackServer(handler?: LoopbackHandler): Promise<Lo
   const { port } = server.address() as AddressInfo;
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${options.tls ? "https" : "http"}://127.0.0.1:${port}`,
     requests,
     enqueue: (...responses) => queue.push(...responses),
     setHandler: (h) => {
@@ -158,6 +174,12 @@ async function respond(res: ServerResponse, answer: ScriptedResponse): Promise<v
       payload = JSON.stringify(answer.body);
       headers["content-type"] ??= "application/json";
     }
+  }
+  if (answer.cutBody) {
+    headers["content-length"] = String(Buffer.byteLength(payload));
+    res.writeHead(answer.status ?? 200, headers);
+    res.write(payload.slice(0, payload.length >> 1), () => res.socket?.destroy());
+    return;
   }
   res.writeHead(answer.status ?? 200, headers);
   res.end(payload);

@@ -1,7 +1,8 @@
 // What the provider process loads: the serialized provider requires `pulumi-custody/provider-runtime/vault`
 // (provider/shims), and a create, a read and a check then run. Nothing of the emulator, a server or the tests
 // may come along, and no signing code: the provider never signs, and the sdk loads signing only for a client
-// that has a key.
+// that has a key. Nor undici: the sdk's default transport is Node's own http (BENCHMARKS.md, figure 5, says
+// what undici's WebAssembly parser cost the provider process's peak memory).
 import * as assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import * as path from "node:path";
@@ -41,7 +42,7 @@ describe("the provider process", function () {
     };
   }
 
-  it("loads no emulator, server, test or signing code for a check, a create and a read", async () => {
+  it("loads no emulator, server, test, signing or undici code for a check, a create and a read", async () => {
     const loaded = await modulesLoadedBy(
       `const provider = require("pulumi-custody/provider-runtime/vault");
       (async () => {
@@ -57,7 +58,7 @@ describe("the provider process", function () {
     assert.ok(ours.includes("node_modules/pulumi-custody/dist/sdk/custody-client.js"), ours.join("\n"));
     assert.ok(ours.includes("node_modules/pulumi-custody/dist/provider/runtime/vault/lifecycle.js"));
     const unwanted = loaded.filter((file) =>
-      /\/(emulator|test|bench|plugin|policy|review)\/|\/sdk\/signing\/|node_modules\/(fastify|light-my-request|@noble|ajv-formats|mocha)\//.test(
+      /\/(emulator|test|bench|plugin|policy|review)\/|\/sdk\/signing\/|node_modules\/(fastify|light-my-request|@noble|ajv-formats|mocha|undici)\//.test(
         file,
       ),
     );
