@@ -53,6 +53,11 @@ export const sdkOverheadFigure: Figure = {
       "2 µs; in this figure the client CPU gap at 16 in flight went from +37..50 µs to +7..8 µs over 3 runs each. " +
       "One at a time the gap is still +40..56 µs of client CPU on a loaded machine, which this figure alone " +
       "does not break down further.",
+    'The `transport: "node:http"` row is the sdk over Node\'s own `http` instead of undici, which the provider ' +
+      "uses because it never loads undici's WebAssembly parser and so peaks about 30 MiB lower (figure 5). It costs " +
+      "more CPU per request than undici, through Node's `ClientRequest`, its agent and the socket timers, and its " +
+      "16-in-flight time varies more from run to run; at the provider's few hundred requests per `up`, at most a " +
+      "few ms. It has no target: undici stays the sdk's default.",
     "With 16 requests in flight both processes are busy and the client's CPU sets the pace on 2 cores, so the " +
       "ratio is close to the ratio of client CPU. Against a service with any real latency the same 0.09 ms is " +
       "noise: at 1 ms per round trip it is under 10%, at the 50 ms used elsewhere in these benchmarks 0.2%.",

@@ -66,10 +66,17 @@ export const sizesFigure: Figure = {
       "is smaller than the floor. Before, the shim was serialized by value: 3.9 KiB per resource, stored twice, most " +
       "of the state per vault.",
     "The provider process's extra resident memory is the runtime it loads on the first call (the sdk with every " +
-      "zod schema of the endpoint table, and undici: about 15 MiB more resident memory than `@pulumi/pulumi` alone, " +
-      "measured by loading them in a process) and the garbage of its calls: each create allocates about 250 KiB " +
-      "(responses, their validation and the outputs), which V8 collects late, so the high-water mark rises with the " +
-      "number of calls in flight. No signing code is loaded: the sdk loads it only for a client given a key.",
+      "zod schema of the endpoint table) and the garbage of its calls, which V8 collects late, so the high-water mark " +
+      "rises with the number of calls in flight. No signing code is loaded: the sdk loads it only for a client given " +
+      "a key.",
+    "Done: the provider's client uses the sdk's `node:http` transport (Node's own `http`/`https`) instead of undici " +
+      "(provider/runtime/client.ts). Sampling the provider process's RSS every 2 ms during the up of this figure " +
+      "showed why: loading the runtime took it from 127 to 150 MiB (undici 11 MiB of that), then within 200 ms of " +
+      "the first calls it rose to 190 MiB and fell back to about 160, with the JS heap flat. In a bare process the " +
+      "second undici request alone raised the high-water mark by about 35 MiB, and `node --liftoff-only` removed " +
+      "that: it is V8's optimizing compile of undici's WebAssembly HTTP parser (llhttp), which tiers up once hot. " +
+      "Node's own parser is native. The peak went from 189 MiB (1.32×) to 157-159 MiB (1.09-1.10×) in three runs; " +
+      "the CPU this costs per request is in figure 3, a few ms per `up`.",
   ],
   run,
 };
