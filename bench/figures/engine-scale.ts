@@ -34,9 +34,11 @@ interface Plan {
 
 /**
  * Full mode: N = 50, 200, 500. One round of both fixtures at N = 500 takes minutes on 2 cores (the engine's
- * checkpoints grow with N², figure 1), so the largest N gets fewer rounds than the others.
+ * checkpoints grow with N², figure 1), so the largest N gets the fewest rounds. The smallest gets the most: a
+ * run of a few seconds is the one a busy moment of the machine moves most (the floor's own rounds at N = 50
+ * have differed by 20%), and five rounds cost less than one at N = 500.
  */
-const FULL: Plan = { sizes: [50, 200, 500], rounds: (n) => (n >= 500 ? 1 : 3), warmup: 10 };
+const FULL: Plan = { sizes: [50, 200, 500], rounds: (n) => (n >= 500 ? 1 : n >= 200 ? 3 : 5), warmup: 10 };
 const QUICK: Plan = { sizes: [10, 40], rounds: () => 1, warmup: 5 };
 
 /** Figure 6 (`--only engine-scale`). */
@@ -87,7 +89,15 @@ export interface AtSize {
   spentMs?: number;
   ours: RoundTimes[];
   noop: RoundTimes[];
+  /**
+   * A diagnostic at the smallest N only: the no-op resources whose create waits {@link CREATE_ROUND_TRIPS} round
+   * trips, as ours does, instead of one.
+   */
+  noopLongerCreate?: RoundTimes[];
 }
+
+/** Requests our create makes: a lookup by name (adoption and restore need it), then the create (figure 1 counts them). */
+const CREATE_ROUND_TRIPS = 2;
 
 async function run(context: FigureContext): Promise<FigureOutcome> {
   const plan = context.quick ? QUICK : FULL;
@@ -108,6 +118,13 @@ async function run(context: FigureContext): Promise<FigureOutcome> {
     };
     const runNoop = (n: number) =>
       upThenRefresh(noopStack(n, LATENCY_MS, "noop"), { count: n, parallel, exclude, what: `no-op, N=${n}` });
+    const runNoopLongerCreate = (n: number) =>
+      upThenRefresh(noopStack(n, LATENCY_MS, "noop-longer", undefined, CREATE_ROUND_TRIPS * LATENCY_MS), {
+        count: n,
+        parallel,
+        exclude,
+        what: `no-op with longer creates, N=${n}`,
+      });
 
     context.log(`warm-up (N=${plan.warmup}), not measured`);
     await runOurs(plan.warmup);
@@ -131,6 +148,11 @@ async function run(context: FigureContext): Promise<FigureOutcome> {
               `up ${formatMs(times.up)}, preview --refresh ${formatMs(times.refresh)}`,
           );
         }
+        if (!context.quick && n === plan.sizes[0]) {
+          const times = await runNoopLongerCreate(n);
+          at.noopLongerCreate = [...(at.noopLongerCreate ?? []), times];
+          context.log(`N=${n}, round ${r + 1}, diagnostic (no-op, longer create): up ${formatMs(times.up)}`);
+        }
         context.log(`N=${n}, round ${r + 1} took ${formatMs(Date.now() - started)}`);
       }
       at.spentMs = Date.now() - sizeStarted;
@@ -140,6 +162,22 @@ async function run(context: FigureContext): Promise<FigureOutcome> {
   } finally {
     await emulator.close();
   }
+}
+
+/** What the diagnostic at the smallest N says, when it ran. */
+function longerCreateNote(first: { at: AtSize; up: Comparison }): string[] {
+  const longer = first.at.noopLongerCreate;
+  if (!longer?.length) return [];
+  const up = summarize(longer.map((t) => t.up));
+  return [
+    `Round trips, measured apart at N = ${first.at.n}: our create makes ${CREATE_ROUND_TRIPS} requests (a lookup ` +
+      "by name, which adoption and restore need, then the create), where the floor's create waits one round " +
+      `trip. No-op resources whose create waits ${CREATE_ROUND_TRIPS} round trips took ${formatMs(up.median)} ` +
+      `for \`up\` (median of ${longer.length}; samples ${up.values.map(formatMs).join(", ")}); against them ours ` +
+      `would be ${(first.up.ours.median / up.median).toFixed(2)}×, against the floor ${formatRatio(first.up.ratio)}. ` +
+      "At small N a run is mostly waiting on those chains (each address waits for its vault), so the second " +
+      "round trip shows; at large N the engine's own CPU work hides it.",
+  ];
 }
 
 /** The comparisons, notes and chart of the measured sizes (exported for the unit tests). */
@@ -217,6 +255,7 @@ export function outcome(
     "Extra CPU per resource, ours − no-op floor, by process (median of rounds ÷ 2N). A share that rises with N " +
       "is work that grows faster than the stack, such as the engine's checkpoints (each writes the whole state):",
     extraCpuTable(measured),
+    ...longerCreateNote(perSize[0]!),
     `Where the time goes at N = ${last.at.n}, by process:`,
     cpuBreakdownTable(last.at.ours, last.at.noop, machine.cores),
     attributeGap(last.at.ours, last.at.noop, machine.cores, "up"),

@@ -68,17 +68,25 @@ export function pluginStack(
   };
 }
 
-/** Stack options of the no-op floor: N + N no-op dynamic resources whose create/read sleep `sleepMs`. */
+/**
+ * Stack options of the no-op floor: N + N no-op dynamic resources whose create/read sleep `sleepMs`; with
+ * `createSleepMs`, create sleeps that long instead (a diagnostic, not the floor).
+ */
 export function noopStack(
   count: number,
   sleepMs: number,
   stackName: string,
   envVars?: Record<string, string>,
+  createSleepMs?: number,
 ): FixtureStackOptions {
   return {
     fixture: "noop-dynamic",
     stackName,
-    config: { "bench:count": { value: String(count) }, "bench:sleepMs": { value: String(sleepMs) } },
+    config: {
+      "bench:count": { value: String(count) },
+      "bench:sleepMs": { value: String(sleepMs) },
+      ...(createSleepMs === undefined ? {} : { "bench:createSleepMs": { value: String(createSleepMs) } }),
+    },
     envVars,
   };
 }
