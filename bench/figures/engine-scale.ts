@@ -76,6 +76,13 @@ export const engineScaleFigure: Figure = {
       "(16.4 s, 8.2 s of wall time on 2 cores) accounted for half of the extra wall time (16.5 s), the rest being " +
       "time ours waited for a core on a machine whose other work kept the load at 6. With a single round at " +
       "N = 500, rerun on a quiet machine before reading a trend into it.",
+    "On a quiet machine since (26 November 2026) the ratios are flat or falling with N, and the one above the " +
+      "target is `up` at N = 50 (1.20× and 1.24× in the last two full runs). The round-trip diagnostic in the " +
+      "findings measures why: a run that short is mostly waiting on the chains of requests (each address after " +
+      "its vault), and our create makes two requests where the floor's create waits one round trip. Against " +
+      "no-op resources whose create waits two round trips, ours is within a few percent. At N = 200 and 500 the " +
+      "engine's own CPU work hides that wait. Removing it would take a create without the lookup, which figure 1 " +
+      "explains the product cannot make safely.",
   ],
   run,
 };

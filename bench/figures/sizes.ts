@@ -75,7 +75,7 @@ export const sizesFigure: Figure = {
       "the first calls it rose to 190 MiB and fell back to about 160, with the JS heap flat. In a bare process the " +
       "second undici request alone raised the high-water mark by about 35 MiB, and `node --liftoff-only` removed " +
       "that: it is V8's optimizing compile of undici's WebAssembly HTTP parser (llhttp), which tiers up once hot. " +
-      "Node's own parser is native. The peak went from 189 MiB (1.32×) to 157-159 MiB (1.09-1.10×) in three runs; " +
+      "Node's own parser is native. The peak went from 189 MiB (1.32×) to 157-159 MiB (1.09-1.11×) in four runs; " +
       "the CPU this costs per request is in figure 3, a few ms per `up`.",
   ],
   run,
