@@ -158,7 +158,6 @@ export class CustodyClient {
     const now = advanced.now ?? Date.now;
     const sleep = advanced.sleep ?? realSleep;
 
-    // undici is loaded only for a client given a dispatcher; Node's own http serves the others.
     this.#transport = makeTransport(options.transport ?? "undici", timeoutMs, options.dispatcher);
     this.#signs = signer !== undefined;
     const secrets = [accessToken];

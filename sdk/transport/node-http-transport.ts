@@ -22,8 +22,6 @@ import {
 export interface NodeHttpTransportOptions {
   /** Time limit of one attempt, from sending to the last body byte, in ms. */
   timeoutMs: number;
-  /** Most connections open to the service at once. */
-  maxConnections?: number;
 }
 
 /** Sends requests through keep-alive connection pools of its own (one for http, one for https). */
@@ -40,7 +38,7 @@ export class NodeHttpTransport implements Transport {
       // after 10 s, or a second before the server's own `Keep-Alive: timeout` hint, whichever comes first.
       keepAlive: true,
       timeout: 10_000,
-      maxSockets: options.maxConnections ?? 16,
+      maxSockets: 16,
       scheduling: "lifo",
       noDelay: true,
     };

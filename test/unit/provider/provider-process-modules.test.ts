@@ -1,8 +1,8 @@
 // What the provider process loads: the serialized provider requires `pulumi-custody/provider-runtime/vault`
 // (provider/shims), and a create, a read and a check then run. Nothing of the emulator, a server or the tests
 // may come along, and no signing code: the provider never signs, and the sdk loads signing only for a client
-// that has a key. Nor undici: the sdk's default transport is Node's own http (BENCHMARKS.md, figure 5, says
-// what undici's WebAssembly parser cost the provider process's peak memory).
+// that has a key. Nor undici: the provider's client uses the sdk's `node:http` transport (BENCHMARKS.md,
+// figure 5, says what undici's WebAssembly parser cost the provider process's peak memory).
 import * as assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import * as path from "node:path";
