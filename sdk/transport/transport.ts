@@ -82,8 +82,8 @@ const CONNECT_CODES = new Set([
 
 /**
  * The failure for an error thrown while no complete response had arrived, by the same rules for both
- * transports: the caller's abort, then a refused or unreachable connection (nothing sent), else a lost one.
- * `timeout` says whether the transport's own time limit caused it.
+ * transports, in this order: the caller's abort, the transport's own time limit (`timeout.timedOut`), a refused
+ * or unreachable connection (nothing sent), else a lost one.
  */
 export function transportFailureOf(
   err: unknown,
