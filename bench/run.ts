@@ -6,7 +6,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { figures } from "./figures";
+import { figures } from "./figures/index";
 import { killAllChildren } from "./support/children";
 import { describeMachine } from "./support/machine";
 import { parseOptions } from "./support/options";

@@ -2,7 +2,7 @@
  * The error a route handler throws to answer with one of the service's error bodies (docs/api-notes.md,
  * "Errors"). The server adds `request_id` (equal to the `x-request-id` header) when it sends the body.
  */
-import type { ValidationIssue } from "../sdk/schema";
+import type { ValidationIssue } from "@pulumi-custody/sdk/schema";
 
 /** An error body before `request_id` is added. Optional fields are left out, never null. */
 export type ErrorBody =

@@ -2,7 +2,7 @@
  * The emulator's OpenAPI 3.1 document (`GET /openapi.json`), generated from the endpoint table and its
  * zod schemas, so it always describes exactly what the emulator validates.
  */
-import { z } from "zod";
+
 import {
   BaseErrorBody,
   type EndpointSpec,
@@ -11,8 +11,9 @@ import {
   RateLimitErrorBody,
   ResourceErrorBody,
   ValidationErrorBody,
-} from "../sdk/schema";
-import { variantsOfOpenUnion } from "../sdk/schema/open";
+  variantsOfOpenUnion,
+} from "@pulumi-custody/sdk/schema";
+import { z } from "zod";
 
 type Json = Record<string, unknown>;
 

@@ -5,7 +5,7 @@
  * docs say milliseconds but the official examples send seconds.
  */
 import { createPublicKey, type KeyObject, verify } from "node:crypto";
-import { signingMessage } from "../sdk/signing/sign-request";
+import { signingMessage } from "@pulumi-custody/sdk/signing";
 import { unauthorized } from "./api-error";
 
 /** How far `x-timestamp` may be from the emulator clock (the OAS: "valid for 120 seconds"). */

@@ -13,8 +13,8 @@
 import { randomUUID } from "node:crypto";
 import { STATUS_CODES } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
+import { type EndpointName, type EndpointSpec, endpoints } from "@pulumi-custody/sdk/schema";
 import fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
-import { type EndpointName, type EndpointSpec, endpoints } from "../sdk/schema";
 import { ApiError, forbidden, pathNotFound, unauthorized, validationFailed } from "./api-error";
 import type { EmulatorContext } from "./context";
 import { CONTROL_PREFIX, registerControlRoutes } from "./control/routes";

@@ -3,9 +3,10 @@
  * `loc` starts with where the value came from (`body`, `query`, `path`, `header`), then the zod path;
  * `type` is the pydantic error type a FastAPI service would report.
  */
+
+import type { ValidationIssue } from "@pulumi-custody/sdk/schema";
+import { closedWorld } from "@pulumi-custody/sdk/schema";
 import type { z } from "zod";
-import type { ValidationIssue } from "../sdk/schema";
-import { closedWorld } from "../sdk/schema/open";
 
 export type InputLocation = "body" | "query" | "path" | "header";
 

@@ -4,58 +4,14 @@
  * returned as `{ items: [...] }` and a keyed result as `{ items: { <id>: ... } }`, since an invoke answers with an
  * object of fixed fields.
  */
-import {
-  exportVaultBalances,
-  getBlockchains,
-  getSuggestedFees,
-  getUser,
-  getUserGroup,
-  getUserGroups,
-  getUsers,
-  getVault,
-  getVaultAddresses,
-  getVaultAsset,
-  getVaultAssets,
-  getVaults,
-} from "../provider";
-import { blockchainDataSourceSpecs } from "../provider/data-sources/blockchains";
-import type { DataSourceSpec } from "../provider/data-sources/define";
-import { userDataSourceSpecs } from "../provider/data-sources/users";
-import { vaultAddressDataSourceSpecs } from "../provider/data-sources/vault-addresses";
-import { vaultAssetDataSourceSpecs } from "../provider/data-sources/vault-assets";
-import { vaultDataSourceSpecs } from "../provider/data-sources/vaults";
-import { readyClient } from "../provider/runtime/ready-client";
+import { DATA_SOURCES, type DataSourceSpec, readyClient } from "pulumi-custody/core";
 import { unwrap } from "./properties";
 import type { Failure } from "./provider";
 import { PACKAGE } from "./tokens";
 
-type Run = (args: never, options: { client: Awaited<ReturnType<typeof readyClient>> }) => Promise<unknown>;
-
-/** Every function, by name; each is the data source's plain function. */
-export const FUNCTIONS: Record<string, Run> = {
-  getVaults,
-  getVault,
-  exportVaultBalances,
-  getVaultAddresses,
-  getVaultAssets,
-  getVaultAsset,
-  getUsers,
-  getUser,
-  getUserGroups,
-  getUserGroup,
-  getBlockchains,
-  getSuggestedFees,
-} as Record<string, Run>;
-
 /** Each function's arguments, result kind and fields, by name: what the schema declares of it. */
 export const FUNCTION_SPECS: Readonly<Record<string, DataSourceSpec>> = Object.fromEntries(
-  [
-    ...vaultDataSourceSpecs,
-    ...vaultAddressDataSourceSpecs,
-    ...vaultAssetDataSourceSpecs,
-    ...userDataSourceSpecs,
-    ...blockchainDataSourceSpecs,
-  ].map((spec) => [spec.name, spec]),
+  Object.entries(DATA_SOURCES).map(([name, entry]) => [name, entry.spec]),
 );
 
 /** The token of a function (`getVaults` → `custody:index:getVaults`). */
@@ -69,13 +25,13 @@ export async function invoke(
   args: Record<string, unknown>,
 ): Promise<{ value: Record<string, unknown>; failures: Failure[] }> {
   const name = token.startsWith(`${PACKAGE}:index:`) ? token.slice(PACKAGE.length + 7) : undefined;
-  const run = name === undefined ? undefined : FUNCTIONS[name];
+  const run = name === undefined ? undefined : DATA_SOURCES[name]?.run;
   if (!run) {
     throw new Error(
-      `unknown function ${token}: the ${PACKAGE} provider has ${Object.keys(FUNCTIONS).map(functionToken).join(", ")}`,
+      `unknown function ${token}: the ${PACKAGE} provider has ${Object.keys(DATA_SOURCES).map(functionToken).join(", ")}`,
     );
   }
-  const result = await run(unwrap(args).values as never, { client: await readyClient() });
+  const result = await run(unwrap(args).values, { client: await readyClient() });
   const kind = FUNCTION_SPECS[name!]?.kind;
   const value = kind === "list" || kind === "keyed" ? { items: result } : (result as Record<string, unknown>);
   return { value: JSON.parse(JSON.stringify(value ?? {})), failures: [] };

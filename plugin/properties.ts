@@ -12,7 +12,7 @@
  * Unknown values (previews) keep the engine's placeholder string, which the runtime already understands
  * (`provider/runtime/unknown.ts`).
  */
-import { UNKNOWN } from "../provider/runtime/unknown";
+import { UNKNOWN } from "pulumi-custody/core";
 
 /** The key that marks a special value on the wire. */
 export const SIG_KEY = "4dabf18193072939515e22adb298388d";

@@ -4,27 +4,21 @@
  * the dynamic provider (`provider/runtime`): there is one implementation of check, diff, create, read, update
  * and delete.
  */
-import { resolveSettings, SETTINGS } from "../provider/config";
-import * as runtime from "../provider/runtime";
+import {
+  CUSTODY_RESOURCES,
+  configure as configureCore,
+  PartialCreateError,
+  type ResourceLifecycle,
+  resolveSettings,
+  SETTINGS,
+} from "pulumi-custody/core";
 import { protect, secretsOf, type Unwrapped, unwrap } from "./properties";
-import { PACKAGE, VAULT_ADDRESS_TOKEN, VAULT_TOKEN } from "./tokens";
+import { PACKAGE, VAULT_ADDRESS_TOKEN } from "./tokens";
 
-type Props = Record<string, unknown>;
-
-/** The runtime's methods of one resource type, on plain values. */
-interface ResourceMethods {
-  check(olds: Props, news: Props): Promise<{ inputs: Props; failures?: Failure[] }>;
-  diff(id: string, olds: Props, news: Props): Promise<{ changes: boolean; replaces?: string[] }>;
-  create(inputs: Props): Promise<{ id: string; outs: object }>;
-  read(id: string, props: Props): Promise<{ id?: string; props?: object; inputs?: Props }>;
-  update(id: string, olds: Props, news: Props): Promise<{ outs: object }>;
-  delete(id: string, props: Props): Promise<void>;
-}
-
-const RESOURCES: Record<string, ResourceMethods> = {
-  [VAULT_TOKEN]: runtime.vault,
-  [VAULT_ADDRESS_TOKEN]: runtime.vaultAddress,
-};
+/** The method table: each resource's lifecycle under its plugin token, from the resources' descriptors. */
+const RESOURCES: Record<string, ResourceLifecycle> = Object.fromEntries(
+  CUSTODY_RESOURCES.map((resource) => [resource.pluginType, resource.lifecycle]),
+);
 
 /** A property that failed validation, and why. */
 export interface Failure {
@@ -44,7 +38,7 @@ export interface DiffAnswer {
   deleteBeforeReplace: boolean;
 }
 
-function methodsOf(type: string): ResourceMethods {
+function methodsOf(type: string): ResourceLifecycle {
   const methods = RESOURCES[type];
   if (!methods) {
     throw new Error(
@@ -117,7 +111,7 @@ export function diffConfig(olds: Record<string, unknown>, news: Record<string, u
 
 /** Hands the provider configuration to the runtime; environment variables fill what it leaves out. */
 export function configure(args: Record<string, unknown>): void {
-  runtime.configure(configMap(unwrap(args).values));
+  configureCore(configMap(unwrap(args).values));
 }
 
 /** `check`: normalized inputs, or failures naming the property and the rule. */
@@ -143,7 +137,7 @@ export async function diff(
   return {
     changes: result.changes,
     replaces: result.replaces ?? [],
-    deleteBeforeReplace: (result as { deleteBeforeReplace?: boolean }).deleteBeforeReplace === true,
+    deleteBeforeReplace: result.deleteBeforeReplace === true,
   };
 }
 
@@ -158,7 +152,7 @@ export async function create(
     return { id, outputs: protect({ ...outs }, secretsOf(plain)) };
   } catch (err) {
     // A partial create keeps its id in state; its outputs are protected like any others.
-    if (err instanceof runtime.PartialCreateError) {
+    if (err instanceof PartialCreateError) {
       (err as { properties: Record<string, unknown> }).properties = protect(err.properties, secretsOf(plain));
     }
     throw err;
@@ -167,7 +161,7 @@ export async function create(
 
 /**
  * The import id of a `VaultAddress`: `<vault id>/<address id>`. The API has no read of an address by id alone
- * (see `provider/runtime/vault-address/lifecycle.ts`), so an import names the vault as well.
+ * (see the address lifecycle of `pulumi-custody/core`), so an import names the vault as well.
  */
 function addressImportId(id: string): { vaultId: string; addressId: string } {
   const match = /^([^/]+)\/([^/]+)$/.exec(id);

@@ -10,33 +10,31 @@
  * tables' readers have their types for the compiler only: `scripts/emit-field-types.js` writes them at build
  * time (`field-types.json`, beside this module), and objects with fixed fields become named object types.
  */
+import {
+  type DataSourceSpec,
+  type FieldReader,
+  pendingVaultGroupProposalSchema,
+  type ResourceDescriptor,
+  SETTINGS,
+  VAULT_ACQUISITIONS,
+  vaultAddressResource,
+  vaultDetailFields,
+  vaultResource,
+} from "pulumi-custody/core";
 import { z } from "zod";
-import { SETTINGS } from "../provider/config";
-import type { DataSourceSpec } from "../provider/data-sources/define";
-import type { FieldReader } from "../provider/runtime/projection";
-import { vaultInputsSchema } from "../provider/runtime/vault/check";
-import { VAULT_REPLACE_INPUTS } from "../provider/runtime/vault/diff";
-import { vaultDetailFields } from "../provider/runtime/vault/fields";
-import { VAULT_OUTPUT_NAMES } from "../provider/runtime/vault/outputs";
-import { pendingVaultGroupProposalSchema, VAULT_ACQUISITIONS } from "../provider/runtime/vault/state-values";
-import { vaultAddressInputsSchema } from "../provider/runtime/vault-address/check-diff";
-import { VAULT_ADDRESS_OUTPUT_NAMES } from "../provider/runtime/vault-address/outputs";
-import { FUNCTION_SPECS, FUNCTIONS, functionToken } from "./functions";
-import { PACKAGE, VAULT_ADDRESS_TOKEN, VAULT_TOKEN } from "./tokens";
+import { FUNCTION_SPECS, functionToken } from "./functions";
+import { PACKAGE } from "./tokens";
 
-const packageJson: {
-  version: string;
-  devDependencies: Record<string, string>;
-} = require("../../package.json");
+const packageJson: { version: string } = require("../package.json");
 
 /** The plugin's version: the package's. */
 export const PLUGIN_VERSION: string = packageJson.version;
 
 /**
- * The oldest Pulumi SDK the generated SDKs accept: the version this project builds and tests with (the exact
- * `@pulumi/pulumi` of package.json's devDependencies), whose codegen writes them.
+ * The oldest Pulumi SDK the generated SDKs accept: the version this project builds and tests with, whose codegen
+ * writes them (the repository's pinned `@pulumi/pulumi` and CLI; a unit test keeps the two equal).
  */
-const PULUMI_SDK_FLOOR: string = packageJson.devDependencies["@pulumi/pulumi"];
+export const PULUMI_SDK_FLOOR = "3.248.0";
 
 /**
  * The per-language options of the schema, read by every SDK generator (`pulumi package gen-sdk`, `pulumi
@@ -144,19 +142,24 @@ function inputType(resource: string, name: string, node: JsonSchema, enums: Enum
   return { $ref: `#/types/${token}` };
 }
 
-/** The resource spec of one resource, from its input schema and output names. */
-function resourceSpec(options: {
-  name: string;
-  enums: EnumTypes;
-  description: string;
-  inputs: z.ZodType;
-  outputs: readonly string[];
-  replaceOnChanges: readonly string[];
-  /** The runtime's interface of the outputs (`VaultOutputs`), whose property types type the outputs. */
-  outputInterface: string;
+/** The resource spec of one resource, from its descriptor. */
+function resourceSpec(
+  resource: ResourceDescriptor,
+  enums: EnumTypes,
   /** Types of outputs declared as named types instead (an enum, a field table). */
-  outputTypes?: Record<string, TypeSpec>;
-}): Record<string, unknown> {
+  outputTypes: Record<string, TypeSpec> = {},
+): Record<string, unknown> {
+  const options = {
+    name: resource.kind,
+    enums,
+    description: resource.description,
+    inputs: resource.inputSchema,
+    outputs: resource.outputNames,
+    replaceOnChanges: resource.replaceOnChanges,
+    // The runtime's interface of the outputs (`VaultOutputs`), whose property types type the outputs.
+    outputInterface: `${resource.kind}Outputs`,
+    outputTypes,
+  };
   const inputSchema = jsonSchema(options.inputs);
   const inputProperties: Record<string, PropertySpec> = {};
   for (const [name, node] of Object.entries(inputSchema.properties ?? {})) {
@@ -402,23 +405,10 @@ export function packageSchema(): Record<string, unknown> {
       enums,
     ),
   };
-  const vault = resourceSpec({
-    name: "Vault",
-    enums,
-    description:
-      "A custody vault. Destroying it archives the vault (the API cannot delete vaults); creating it again restores it.",
-    inputs: vaultInputsSchema(),
-    outputs: VAULT_OUTPUT_NAMES,
-    replaceOnChanges: VAULT_REPLACE_INPUTS,
-    outputInterface: "VaultOutputs",
-    outputTypes,
-  });
+  const vault = resourceSpec(vaultResource, enums, outputTypes);
   const functions: Record<string, unknown> = {};
-  for (const name of Object.keys(FUNCTIONS)) {
-    const spec = FUNCTION_SPECS[name];
-    if (!spec) throw new Error(`function ${name} has no data-source spec`);
+  for (const [name, spec] of Object.entries(FUNCTION_SPECS))
     functions[functionToken(name)] = functionSpec(spec, enums);
-  }
   return {
     name: PACKAGE,
     displayName: "Custody",
@@ -434,17 +424,8 @@ export function packageSchema(): Record<string, unknown> {
       inputProperties: configVariables(),
     },
     resources: {
-      [VAULT_TOKEN]: vault,
-      [VAULT_ADDRESS_TOKEN]: resourceSpec({
-        name: "VaultAddress",
-        enums,
-        description:
-          "An address of a UTXO vault. Destroying it only forgets it (the API cannot delete addresses). Import id: `<vault id>/<address id>`.",
-        inputs: vaultAddressInputsSchema(),
-        outputs: VAULT_ADDRESS_OUTPUT_NAMES,
-        replaceOnChanges: ["vaultId", "addressType"],
-        outputInterface: "VaultAddressOutputs",
-      }),
+      [vaultResource.pluginType]: vault,
+      [vaultAddressResource.pluginType]: resourceSpec(vaultAddressResource, enums),
     },
     types: enums,
     functions,

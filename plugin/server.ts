@@ -11,11 +11,8 @@
  * Only `Handshake`, `Parameterize`, `Construct`, `Call`, `List` and `GetMapping(s)` are left unimplemented:
  * grpc-js answers UNIMPLEMENTED, which the engine takes as "not supported" (it then sends `Configure`).
  */
-import * as path from "node:path";
 import type * as grpcTypes from "@grpc/grpc-js";
-import { typeOfUrn } from "../provider/resource-types";
-import { setNoticeSink } from "../provider/runtime";
-import { exitWhenEngineIsGone } from "../provider/runtime/provider-host";
+import { exitWhenEngineIsGone, setNoticeSink, typeOfUrn } from "pulumi-custody/core";
 import * as functions from "./functions";
 import * as provider from "./provider";
 import { PLUGIN_VERSION, packageSchema } from "./schema";
@@ -23,11 +20,12 @@ import { PLUGIN_VERSION, packageSchema } from "./schema";
 // biome-ignore lint/suspicious/noExplicitAny: the generated protos are plain CommonJS without usable types here.
 type Proto = any;
 
-/** The `@pulumi/pulumi` install whose protos and gRPC library the plugin uses (a peer dependency). */
-function pulumiDir(): string {
-  return path.dirname(require.resolve("@pulumi/pulumi/package.json"));
-}
-
+/**
+ * The generated protos that `@pulumi/pulumi` ships, and the gRPC and protobuf libraries they use. Each is a plain
+ * `require` of a fixed name, so that the plugin archive's bundler (scripts/build-plugin-artifacts.sh) takes them
+ * in; `@grpc/grpc-js` and `google-protobuf` are the plugin's own dependencies, in the ranges `@pulumi/pulumi`
+ * asks for, so that npm installs one copy that both use.
+ */
 function load(): {
   grpc: typeof grpcTypes;
   proto: Proto;
@@ -40,19 +38,17 @@ function load(): {
   engineRpc: Proto;
   engine: Proto;
 } {
-  const dir = pulumiDir();
-  const fromPulumi = (name: string) => require(require.resolve(name, { paths: [dir] }));
   return {
-    grpc: fromPulumi("@grpc/grpc-js"),
-    proto: require(path.join(dir, "proto", "provider_pb.js")),
-    rpc: require(path.join(dir, "proto", "provider_grpc_pb.js")),
-    plugin: require(path.join(dir, "proto", "plugin_pb.js")),
-    engineRpc: require(path.join(dir, "proto", "engine_grpc_pb.js")),
-    engine: require(path.join(dir, "proto", "engine_pb.js")),
-    status: require(path.join(dir, "proto", "status_pb.js")),
-    struct: fromPulumi("google-protobuf/google/protobuf/struct_pb"),
-    empty: fromPulumi("google-protobuf/google/protobuf/empty_pb"),
-    any: fromPulumi("google-protobuf/google/protobuf/any_pb"),
+    grpc: require("@grpc/grpc-js"),
+    proto: require("@pulumi/pulumi/proto/provider_pb.js"),
+    rpc: require("@pulumi/pulumi/proto/provider_grpc_pb.js"),
+    plugin: require("@pulumi/pulumi/proto/plugin_pb.js"),
+    engineRpc: require("@pulumi/pulumi/proto/engine_grpc_pb.js"),
+    engine: require("@pulumi/pulumi/proto/engine_pb.js"),
+    status: require("@pulumi/pulumi/proto/status_pb.js"),
+    struct: require("google-protobuf/google/protobuf/struct_pb"),
+    empty: require("google-protobuf/google/protobuf/empty_pb"),
+    any: require("google-protobuf/google/protobuf/any_pb"),
   };
 }
 

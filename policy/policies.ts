@@ -13,8 +13,8 @@ import type {
   StackValidationArgs,
   StackValidationPolicy,
 } from "@pulumi/policy";
-import type { CreatableVaultType, UtxoChain } from "../provider/runtime/vault/types";
-import { CREATABLE_VAULT_TYPES, UTXO_CHAIN_IDS } from "../sdk/schema/enums";
+import { CREATABLE_VAULT_TYPES, UTXO_CHAIN_IDS } from "@pulumi-custody/sdk/schema";
+import type { CreatableVaultType, UtxoChain } from "pulumi-custody/core";
 import { describeVault, isVaultType, UNKNOWN, type VaultView, vaultView } from "./vault-props";
 
 /**

@@ -5,17 +5,17 @@
  * and treat the placeholders as unknown (docs/policy.md, "Values not known during a preview").
  */
 
-import { VAULT_TYPES } from "../provider/resource-types";
+import { custodyResourceKind, vaultResource } from "pulumi-custody/core";
 
 /**
  * The Pulumi type token of a `Vault` of the dynamic provider (`pulumi-nodejs:dynamic/custody:Vault`); the rules
  * apply as well to the plugin's `custody:index:Vault` ({@link isVaultType}).
  */
-export const VAULT_TYPE_TOKEN = VAULT_TYPES[0]!;
+export const VAULT_TYPE_TOKEN = vaultResource.dynamicType;
 
 /** True for the type token of a vault on either path (dynamic provider or plugin). */
 export function isVaultType(type: string): boolean {
-  return VAULT_TYPES.includes(type);
+  return custodyResourceKind(type) === "Vault";
 }
 
 /** The placeholders of unknown values, one per value kind, as the engine sends them to a policy pack. */

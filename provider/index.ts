@@ -12,7 +12,7 @@
  * @packageDocumentation
  */
 // The public API, listed in provider/README.md; nothing else is exported (mappers and helpers stay inside).
-export { type CustodySettings, CustodySettingsError, resolveSettings } from "./config";
+
 export {
   type BlockchainExplorerInfo,
   type BlockchainInfo,
@@ -25,8 +25,8 @@ export {
   getSuggestedFees,
   getSuggestedFeesOutput,
   type SuggestedFee,
-} from "./data-sources/blockchains";
-export type { DataSourceOptions, InputsOf } from "./data-sources/options";
+} from "./core/data-sources/blockchains";
+export type { DataSourceOptions, InputsOf } from "./core/data-sources/options";
 export {
   type GetUserArgs,
   type GetUserGroupArgs,
@@ -44,13 +44,13 @@ export {
   type UserGroupMembership,
   type UserGroupProposedChange,
   type UserInfo,
-} from "./data-sources/users";
+} from "./core/data-sources/users";
 export {
   type GetVaultAddressesArgs,
   getVaultAddresses,
   getVaultAddressesOutput,
   type VaultAddressInfo,
-} from "./data-sources/vault-addresses";
+} from "./core/data-sources/vault-addresses";
 export {
   type AssetBalances,
   type GetVaultAssetArgs,
@@ -60,7 +60,7 @@ export {
   getVaultAssets,
   getVaultAssetsOutput,
   type OwnedAssetInfo,
-} from "./data-sources/vault-assets";
+} from "./core/data-sources/vault-assets";
 export {
   type BalanceExport,
   type ExportVaultBalancesArgs,
@@ -74,13 +74,8 @@ export {
   getVaultsOutput,
   type VaultGroupInfo,
   type VaultInfo,
-} from "./data-sources/vaults";
-export { Vault, type VaultArgs, type VaultOutputProperties } from "./resources/vault";
-export {
-  VaultAddress,
-  type VaultAddressArgs,
-  type VaultAddressOutputProperties,
-} from "./resources/vault-address";
+} from "./core/data-sources/vaults";
+export { type CustodySettings, CustodySettingsError, resolveSettings } from "./core/settings";
 export type {
   CreatableKeyType,
   CreatableVaultType,
@@ -90,11 +85,17 @@ export type {
   VaultDetails,
   VaultInputs,
   VaultOutputs,
-} from "./runtime/vault/types";
+} from "./core/vault/types";
 export type {
   AddressAcquisition,
   CreatableAddressType,
   VaultAddressInputs,
   VaultAddressOutputs,
-} from "./runtime/vault-address/types";
+} from "./core/vault-address/types";
+export { Vault, type VaultArgs, type VaultOutputProperties } from "./resources/vault";
+export {
+  VaultAddress,
+  type VaultAddressArgs,
+  type VaultAddressOutputProperties,
+} from "./resources/vault-address";
 export { vaultAddressProvider, vaultProvider } from "./shims";

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Writes the validators of the sdk's schemas, compiled by ajv at build time (its standalone code), into
-// dist/sdk/schema/validators/, one CommonJS module per schema of the endpoint table, so that no request ever
+// sdk/dist/schema/validators/, one CommonJS module per schema of the endpoint table, so that no request ever
 // waits for ajv to compile one (sdk/schema/compiled-validator.ts). Runs after tsc, on the compiled sdk, and
 // before install-self.js, which installs dist with them. Generated code, never committed: the directory is
 // rewritten whole on every build.
@@ -9,9 +9,9 @@ const path = require("node:path");
 
 const root = path.join(__dirname, "..");
 const { prebuiltSchemas, standaloneModule } = require(
-  path.join(root, "dist", "sdk", "schema", "compiled-validator.js"),
+  path.join(root, "sdk", "dist", "schema", "compiled-validator.js"),
 );
-const out = path.join(root, "dist", "sdk", "schema", "validators");
+const out = path.join(root, "sdk", "dist", "schema", "validators");
 
 const started = process.hrtime.bigint();
 fs.rmSync(out, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Writes dist/plugin/field-types.json, read with the TypeScript checker (the types exist for the compiler only):
+// Writes plugin/dist/field-types.json, read with the TypeScript checker (the types exist for the compiler only):
 // - under `tables`, the type of every field of every field table (`const …Fields = { field: (record) => value }`
 //   in provider/), from each reader's return type: the plugin's schema (plugin/schema.ts) types function
 //   results with them;
@@ -13,11 +13,12 @@ const path = require("node:path");
 const ts = require("typescript");
 
 const root = path.join(__dirname, "..");
-const configPath = path.join(root, "tsconfig.json");
+// The field tables and output interfaces are the provider's (its runtime core); only its sources are read.
+const configPath = path.join(root, "provider", "tsconfig.json");
 const config = ts.parseJsonConfigFileContent(
   ts.readConfigFile(configPath, ts.sys.readFile).config,
   ts.sys,
-  root,
+  path.dirname(configPath),
 );
 const program = ts.createProgram(config.fileNames, config.options);
 const checker = program.getTypeChecker();
@@ -114,7 +115,7 @@ for (const file of program.getSourceFiles()) {
     ts.forEachChild(node, visit);
   });
 }
-const out = path.join(root, "dist", "plugin", "field-types.json");
+const out = path.join(root, "plugin", "dist", "field-types.json");
 fs.mkdirSync(path.dirname(out), { recursive: true });
 const missing = OUTPUT_INTERFACES.filter((name) => !outputs[name]);
 if (missing.length > 0)

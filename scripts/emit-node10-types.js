@@ -1,36 +1,63 @@
 #!/usr/bin/env node
-// Writes a second copy of the published declarations, for projects that resolve modules the classic way
+// Writes a second copy of each package's declarations, for projects that resolve modules the classic way
 // (`"moduleResolution": "node"`, the `pulumi new typescript` template). Under that resolution `zod` resolves
 // to its CommonJS declarations, whose locale files use `export =` and fail to type-check without
 // `esModuleInterop` unless `skipLibCheck` is on. The copy imports zod's ES-module declarations instead
-// (`zod/v4/index.js`, which only the classic resolution may reach: it is not in zod's `exports`), and
-// `typesVersions` in package.json sends only the classic resolution to it.
+// (`zod/v4/index.js`, which only the classic resolution may reach: it is not in zod's `exports`), and each
+// package's `typesVersions` sends only the classic resolution to it (that resolution ignores `exports`, so it
+// also needs `typesVersions` to find a subpath such as `pulumi-custody/core`). A package's `typesVersions` must
+// cover every entry of its `exports` that has types; this script refuses a package.json where one is missing.
 const fs = require("node:fs");
 const path = require("node:path");
 
-const dist = path.join(__dirname, "..", "dist");
-const target = path.join(dist, "types-node10");
-const published = ["sdk", "emulator", "provider", "policy"];
+const root = path.join(__dirname, "..");
+const { workspaces } = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"));
 const zodSpecifier = /(from |import\()"zod"/g;
 
 function* declarations(dir) {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) yield* declarations(full);
-    else if (entry.name.endsWith(".d.ts")) yield full;
+    if (entry.isDirectory()) {
+      if (entry.name !== "types-node10") yield* declarations(full);
+    } else if (entry.name.endsWith(".d.ts")) yield full;
   }
 }
 
-fs.rmSync(target, { recursive: true, force: true });
+/** The `typesVersions` a package needs for its `exports` (see above). */
+function expectedTypesVersions(manifest) {
+  const map = {};
+  for (const [subpath, target] of Object.entries(manifest.exports ?? {})) {
+    const types = typeof target === "object" ? target.types : undefined;
+    if (!types) continue;
+    const copy = types.replace(/^\.\/dist\//, "dist/types-node10/");
+    // The main entry is found through `types`; classic resolution then looks that path up here.
+    map[subpath === "." ? manifest.types : subpath.replace(/^\.\//, "")] = [copy];
+  }
+  return { "*": map };
+}
+
 let count = 0;
-for (const top of published) {
-  for (const file of declarations(path.join(dist, top))) {
+const problems = [];
+for (const workspace of workspaces) {
+  const dir = path.join(root, workspace);
+  const manifest = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8"));
+  const expected = expectedTypesVersions(manifest);
+  if (JSON.stringify(manifest.typesVersions) !== JSON.stringify(expected))
+    problems.push(`${workspace}/package.json: "typesVersions" must be ${JSON.stringify(expected)}`);
+  const dist = path.join(dir, "dist");
+  const target = path.join(dist, "types-node10");
+  fs.rmSync(target, { recursive: true, force: true });
+  for (const file of declarations(dist)) {
     const copy = path.join(target, path.relative(dist, file));
     fs.mkdirSync(path.dirname(copy), { recursive: true });
     fs.writeFileSync(copy, fs.readFileSync(file, "utf8").replace(zodSpecifier, '$1"zod/v4/index.js"'));
     count++;
   }
 }
+if (problems.length > 0) {
+  console.error(problems.join("\n"));
+  process.exit(1);
+}
 console.log(
-  `declarations for moduleResolution node: ${count} files in ${path.relative(process.cwd(), target)}`,
+  `[emit-node10-types] declarations for moduleResolution node: ${count} files in <package>/dist/types-node10`,
 );

@@ -21,7 +21,7 @@ step "A copy of the checkout in $work, with @pulumi/pulumi $PULUMI_NPM_CURRENT"
 mkdir -p "$work"
 # Everything but the build output and the dependencies, which are kept between runs.
 find "$work" -mindepth 1 -maxdepth 1 ! -name node_modules -exec rm -rf {} +
-tar -C "$REPO_ROOT" --exclude=./node_modules --exclude=./dist --exclude=./.git -cf - . | tar -C "$work" -xf -
+tar -C "$REPO_ROOT" --exclude=./node_modules --exclude='./*/node_modules' --exclude=./dist --exclude='./*/dist' --exclude=./.git -cf - . | tar -C "$work" -xf -
 export PATH="$node_bin:$cli_bin:$PATH" PULUMI_CUSTODY_BIN="$cli_bin"
 cd "$work"
 stamp="node_modules/.pulumi-custody-current"

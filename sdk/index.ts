@@ -1,5 +1,8 @@
 /**
- * `pulumi-custody/sdk`: a typed client for the custody API v0.2.0, request signing and webhook verification.
+ * `@pulumi-custody/sdk`: a typed client for the custody API v0.2.0. Request signing and webhook verification are
+ * in `@pulumi-custody/sdk/signing`; the zod schemas and the endpoint table in `@pulumi-custody/sdk/schema`.
+ *
+ * @packageDocumentation
  */
 export {
   CustodyClient,
@@ -19,8 +22,6 @@ export type { ListAllQuery } from "./resources/list-all-query";
 export type { CreateTransactionOptions } from "./resources/transactions";
 export * from "./schema";
 export type { PemKey } from "./signing/pem-keys";
-export { type SignRequestInput, signingMessage, signRequest } from "./signing/sign-request";
-export { verifyWebhookSignature } from "./signing/verify-webhook-signature";
 export { isLoopbackHost } from "./transport/base-url";
 export { DEFAULT_REQUESTS_PER_MINUTE } from "./transport/rate-limiter";
 export type { Sleep } from "./transport/sleep";

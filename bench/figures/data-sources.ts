@@ -3,8 +3,8 @@
  * minimum number of requests and against a hand-written minimal undici paging loop.
  */
 import { Agent } from "undici";
-import { getUsers, getVaults } from "../../provider";
-import { MAX_PAGE_SIZE, MAX_USERS_PAGE_SIZE } from "../../sdk/schema";
+import { getUsers, getVaults } from "../../provider/index";
+import { MAX_PAGE_SIZE, MAX_USERS_PAGE_SIZE } from "../../sdk/schema/index";
 import { startEmulatorProcess } from "../support/emulator-process";
 import type { Figure, FigureContext, FigureOutcome } from "../support/figure";
 import { formatMs } from "../support/format";

@@ -3,7 +3,7 @@
  * pool settings, no injected latency.
  */
 import { Agent, request } from "undici";
-import { CustodyClient, type CustodyClientOptions } from "../../sdk";
+import { CustodyClient, type CustodyClientOptions } from "../../sdk/index";
 import { startEmulatorProcess } from "../support/emulator-process";
 import type { Figure, FigureContext, FigureOutcome } from "../support/figure";
 import { formatMs } from "../support/format";

@@ -29,7 +29,7 @@ async function main(): Promise<void> {
     "registration-cost",
     false,
   );
-  const { Vault, VaultAddress } = require("../../provider") as typeof import("../../provider");
+  const { Vault, VaultAddress } = require("../../provider/index") as typeof import("../../provider/index");
 
   // The no-op resource of bench/fixtures/noop-dynamic, same props.
   const noopProvider: import("@pulumi/pulumi").dynamic.ResourceProvider = {

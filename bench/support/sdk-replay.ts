@@ -4,8 +4,8 @@
  * endpoints, the same number of each, with the same query parameters (identifying values such as a vault name
  * or id swapped for the replayed resource's own).
  */
-import type { CustodyClient } from "../../sdk";
-import { type EndpointName, endpoints } from "../../sdk/schema";
+import type { CustodyClient } from "../../sdk/index";
+import { type EndpointName, endpoints } from "../../sdk/schema/index";
 import {
   callsForOperation,
   endpointOf,

@@ -1,6 +1,7 @@
 /** Request bodies and queries of the control API (`/__emulator/...`). */
+
+import { queryInt, Uuid, WebhookEventType } from "@pulumi-custody/sdk/schema";
 import { z } from "zod";
-import { queryInt, Uuid, WebhookEventType } from "../../sdk/schema";
 import { FAULT_KINDS } from "../faults";
 import { LARGE_SEED_LIMITS } from "../seed/large-seed";
 import { MOVABLE_STATES } from "../transactions/progression";

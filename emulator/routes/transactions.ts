@@ -5,7 +5,7 @@
  * body differs.
  * Only successful creates are remembered, so a failed request can be retried with the same id.
  */
-import { Uuid } from "../../sdk/schema";
+import { Uuid } from "@pulumi-custody/sdk/schema";
 import { invalidField, preconditionFailed } from "../api-error";
 import { buildTransaction, vaultTypeFor } from "../transactions/build-transaction";
 import type { Handlers } from "./types";

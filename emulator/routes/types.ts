@@ -1,7 +1,8 @@
 /** Types shared by the route handlers of the `/api/v1` endpoints. */
+
+import type { EndpointName, endpoints } from "@pulumi-custody/sdk/schema";
 import type { FastifyRequest } from "fastify";
 import type { z } from "zod";
-import type { EndpointName, endpoints } from "../../sdk/schema";
 import type { EmulatorContext } from "../context";
 
 /** The caller, as resolved from its bearer token. */

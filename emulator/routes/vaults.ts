@@ -9,7 +9,7 @@
  * - an unknown `vault_group_id` (create) or group id in a proposal is a 404 `resource: "vault_group"`;
  * - a new change proposal supersedes the vault's pending one.
  */
-import type { CreateVaultRequest } from "../../sdk/schema";
+import type { CreateVaultRequest } from "@pulumi-custody/sdk/schema";
 import { invalidField, notFound, preconditionFailed } from "../api-error";
 import { EXPORT_LIMIT } from "../context";
 import { findAsset } from "../seed/assets";

@@ -3,7 +3,7 @@
  * (docs/api-notes.md, "Assets and balances"). Ids are derived from the asset identity, so they are the same
  * on every run.
  */
-import type { AssetInfo } from "../../sdk/schema";
+import type { AssetInfo } from "@pulumi-custody/sdk/schema";
 import { deterministicUuid } from "../prng";
 import { CHAINS, type ChainRecord, findChain } from "./chains";
 

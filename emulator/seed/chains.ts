@@ -7,7 +7,7 @@
  * accepted wherever a chain id is. The ripple ids have no record: `ChainType` has no value for
  * them in v0.2.0, so a record could not be parsed by any client (see the README, "Known gaps").
  */
-import type { EnrichedChain } from "../../sdk/schema";
+import type { EnrichedChain } from "@pulumi-custody/sdk/schema";
 
 type Explorer = NonNullable<EnrichedChain["blockchain_explorer"]>;
 

@@ -4,7 +4,7 @@
  * with owned assets, balances and (for UTXO vaults) several addresses. Every id and timestamp is fixed, so
  * tests and docs can rely on them.
  */
-import type { UserRole, UserType, VaultType } from "../../sdk/schema";
+import type { UserRole, UserType, VaultType } from "@pulumi-custody/sdk/schema";
 import type { Store } from "../state/store";
 import type { BalanceRecord, MembershipRecord, UserRecord } from "../state/types";
 import { nativeAssetOf, tokenOf } from "./assets";

@@ -2,7 +2,7 @@
  * Large data sets for benchmarks and paging tests (`POST /__emulator/seed/large`): many users and vaults,
  * drawn from a seeded generator so two runs with the same counts produce the same data.
  */
-import type { UserRole, UserState, VaultType } from "../../sdk/schema";
+import type { UserRole, UserState, VaultType } from "@pulumi-custody/sdk/schema";
 import { Prng } from "../prng";
 import type { Store } from "../state/store";
 import { nativeAssetOf } from "./assets";

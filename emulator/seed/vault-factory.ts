@@ -3,7 +3,7 @@
  * code serves `POST /vaults`, `POST /vaults/{id}/addresses` and the seed data, so seeded and created
  * vaults look alike.
  */
-import type { VaultType } from "../../sdk/schema";
+import type { VaultType } from "@pulumi-custody/sdk/schema";
 import {
   archAddress,
   COIN_TYPES,

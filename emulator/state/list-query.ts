@@ -7,7 +7,7 @@
  * every order is total and the same on every run. Missing values sort as the largest
  * (last ascending, first descending), as PostgreSQL does.
  */
-import { DEFAULT_PAGE_SIZE } from "../../sdk/schema";
+import { DEFAULT_PAGE_SIZE } from "@pulumi-custody/sdk/schema";
 
 export type SortValue = string | number | bigint | boolean | undefined;
 export type SortKeys<T> = Record<string, (item: T) => SortValue>;

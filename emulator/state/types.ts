@@ -2,7 +2,7 @@
  * The emulator's records: what the store holds and what the state file persists. API shapes are rendered
  * from them by `views.ts`; derived values (vault counts, group membership arrays) are never stored.
  */
-import type { UserRole, UserType, VaultType, WebhookEventType } from "../../sdk/schema";
+import type { UserRole, UserType, VaultType, WebhookEventType } from "@pulumi-custody/sdk/schema";
 
 /** Bumped whenever a persisted field changes meaning; a state file of another version is refused. */
 export const STATE_FORMAT_VERSION = 1;

@@ -10,7 +10,7 @@
  * reported to the store, which triggers the `enriched_transaction_state_update` webhooks.
  */
 import { createHash } from "node:crypto";
-import { PushableTransactionState } from "../../sdk/schema";
+import { PushableTransactionState } from "@pulumi-custody/sdk/schema";
 import { formatTimestamp } from "../clock";
 import { base58 } from "../crypto/encoding";
 import type { Store } from "../state/store";

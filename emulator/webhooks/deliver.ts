@@ -3,8 +3,8 @@
  * over the raw body), and classify a failure as a `TestWebhookErrorType`.
  */
 import { createPrivateKey, type KeyObject, sign } from "node:crypto";
+import type { TestWebhookErrorType } from "@pulumi-custody/sdk/schema";
 import { type Dispatcher, request } from "undici";
-import type { TestWebhookErrorType } from "../../sdk/schema";
 
 export interface AttemptResult {
   ok: boolean;

@@ -8,8 +8,8 @@
  * `maxAttempts`; the payload's `attempt` counts up and each attempt is signed anew.
  */
 import { randomUUID } from "node:crypto";
+import type { TestWebhookErrorType, WebhookEventType } from "@pulumi-custody/sdk/schema";
 import { Agent } from "undici";
-import type { TestWebhookErrorType, WebhookEventType } from "../../sdk/schema";
 import type { StoreEvent } from "../state/store";
 import type { WebhookEndpointRecord } from "../state/types";
 import { type AttemptResult, deliverOnce, type WebhookSigner } from "./deliver";

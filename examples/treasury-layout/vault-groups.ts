@@ -3,8 +3,8 @@
  * console), but every vault record names the groups it belongs to: the groups in use are read from there.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { CustodyClient } from "@pulumi-custody/sdk";
 import { resolveSettings } from "pulumi-custody";
-import { CustodyClient } from "pulumi-custody/sdk";
 
 /** The vault groups that active vaults belong to, by name. Uses the stack's `custody:*` settings. */
 export async function vaultGroupIdsByName(): Promise<Map<string, string>> {

@@ -1,8 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
-import { DYNAMIC_RESOURCE_MODULE } from "../resource-types";
-import { VAULT_ADDRESS_OUTPUT_NAMES } from "../runtime/vault-address/outputs";
-import type { CreatableAddressType, VaultAddressOutputs } from "../runtime/vault-address/types";
+import { vaultAddressResource } from "../core/resources";
+import type { CreatableAddressType, VaultAddressOutputs } from "../core/vault-address/types";
 import { vaultAddressProvider } from "../shims";
+import { dynamicResourceArgs } from "./declare";
 import { withoutPromiseStacks } from "./promise-stacks";
 
 /** The arguments of a {@link VaultAddress}. */
@@ -49,20 +49,21 @@ export class VaultAddress extends pulumi.dynamic.Resource {
    * @param opts Resource options.
    */
   constructor(name: string, args: VaultAddressArgs, opts?: pulumi.CustomResourceOptions) {
-    // Every output is declared (as undefined) so that the engine's values reach the properties; a fresh
-    // object every time, because the base constructor adds `__provider` to it.
-    const props: Record<string, unknown> = {
-      ...Object.fromEntries(VAULT_ADDRESS_OUTPUT_NAMES.map((output) => [output, undefined])),
-      vaultId: args.vaultId,
-      // Undeclared names default to the resource name; the flag tells the runtime it was not declared.
-      name: args.name ?? name,
-      nameIsDefault: args.name === undefined ? true : undefined,
-      addressType: args.addressType,
-    };
+    const resourceArgs = dynamicResourceArgs(
+      vaultAddressResource,
+      name,
+      {
+        ...args,
+        // Undeclared names default to the resource name; the flag tells the runtime it was not declared.
+        name: args.name ?? name,
+        nameIsDefault: args.name === undefined ? true : undefined,
+      },
+      opts,
+    );
     // The SDK's per-output promise stacks cost most of the program's CPU per resource (promise-stacks.ts).
     const restore = withoutPromiseStacks();
     try {
-      super(vaultAddressProvider, name, props, opts, DYNAMIC_RESOURCE_MODULE, "VaultAddress");
+      super(vaultAddressProvider, ...resourceArgs);
     } finally {
       restore();
     }

@@ -1,8 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
-import { DYNAMIC_RESOURCE_MODULE } from "../resource-types";
-import { VAULT_OUTPUT_NAMES } from "../runtime/vault/outputs";
-import type { CreatableKeyType, CreatableVaultType, UtxoChain, VaultOutputs } from "../runtime/vault/types";
+import { vaultResource } from "../core/resources";
+import type { CreatableKeyType, CreatableVaultType, UtxoChain, VaultOutputs } from "../core/vault/types";
 import { vaultProvider } from "../shims";
+import { dynamicResourceArgs } from "./declare";
 import { withoutPromiseStacks } from "./promise-stacks";
 
 /** The arguments of a {@link Vault}. */
@@ -76,22 +76,11 @@ export class Vault extends pulumi.dynamic.Resource {
    * @param opts Resource options; `protect: true` is recommended for vaults that hold funds.
    */
   constructor(name: string, args: VaultArgs, opts?: pulumi.CustomResourceOptions) {
-    // Every output is declared (as undefined) so that the engine's values reach the properties; a fresh
-    // object every time, because the base constructor adds `__provider` to it.
-    const props: Record<string, unknown> = {
-      ...Object.fromEntries(VAULT_OUTPUT_NAMES.map((output) => [output, undefined])),
-      name: args.name,
-      type: args.type,
-      chain: args.chain,
-      keyType: args.keyType,
-      vaultGroupIds: args.vaultGroupIds,
-      endUserId: args.endUserId,
-      adoptExisting: args.adoptExisting,
-    };
+    const resourceArgs = dynamicResourceArgs(vaultResource, name, { ...args }, opts);
     // The SDK's per-output promise stacks cost most of the program's CPU per resource (promise-stacks.ts).
     const restore = withoutPromiseStacks();
     try {
-      super(vaultProvider, name, props, opts, DYNAMIC_RESOURCE_MODULE, "Vault");
+      super(vaultProvider, ...resourceArgs);
     } finally {
       restore();
     }

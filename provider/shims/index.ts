@@ -11,8 +11,11 @@
  * delegating methods and the loader of ./load-runtime.ts, no client, no setting, no credential.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import * as vaultModule from "./vault";
-import * as vaultAddressModule from "./vault-address";
+
+// `import = require`, not `import * as`: the provider must be the very object the module exports, which is how
+// the serializer recognizes it (an `import * as` copy under esModuleInterop would be serialized by value).
+import vaultModule = require("./vault");
+import vaultAddressModule = require("./vault-address");
 
 /** The provider of `pulumi-nodejs:dynamic/custody:Vault` (the exports of `pulumi-custody/provider-runtime/vault`). */
 export const vaultProvider: pulumi.dynamic.ResourceProvider = vaultModule;

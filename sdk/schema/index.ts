@@ -10,7 +10,7 @@ export * from "./common";
 export * from "./endpoints";
 export * from "./enums";
 export * from "./errors";
-export type { UnknownVariant } from "./open";
+export { closedWorld, type UnknownVariant, variantsOfOpenUnion } from "./open";
 export * from "./refs";
 export * from "./transactions";
 export * from "./users";

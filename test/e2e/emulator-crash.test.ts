@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { CustodyClient } from "../../sdk";
+import { CustodyClient } from "../../sdk/index";
 import {
   declare,
   fixtureStack,

@@ -134,7 +134,7 @@ describe("an interrupted up (real engine, emulator)", () => {
     // Asynchronously: the emulator answering it runs in this process.
     const { stdout: recovered } = await execFileAsync(
       process.execPath,
-      [repoPath("dist", "provider", "recover-pending-creates-cli.js"), "--stack", stack.name],
+      [repoPath("cli", "dist", "custody.js"), "recover", "--stack", stack.name],
       { cwd: ws.workDir, env, encoding: "utf8" },
     );
     assert.match(recovered, /^adopted {2}urn:pulumi:.*Vault::v\d: vault "e2e-interrupted \d" exists/m);

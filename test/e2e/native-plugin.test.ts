@@ -266,11 +266,11 @@ describe("custody provider plugin (real engine, emulator)", () => {
     await stack.preview({ refresh: true, expectNoChanges: true });
   });
 
-  it("custody-import-file lists the organization's vaults in a file that `pulumi import --file` accepts", async () => {
+  it("custody import-file lists the organization's vaults in a file that `pulumi import --file` accepts", async () => {
     const file = path.join(tempRoot, "import.json");
     await execFileAsync(
       process.execPath,
-      [repoPath("dist", "plugin", "import-file-cli.js"), "--with-addresses", "--out", file],
+      [repoPath("cli", "dist", "custody.js"), "import-file", "--with-addresses", "--out", file],
       {
         env: {
           ...process.env,

@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { Vault, type VaultArgs } from "../../provider";
+import { Vault, type VaultArgs } from "../../provider/index";
 import {
   configureForEmulator,
   FIXTURE_DIR,
@@ -127,11 +127,11 @@ describe("the custody policy pack (pulumi preview --policy-pack, real engine)", 
     );
   });
 
-  it("custody-review lists the engine's policy violation first, with the rule and the resource", async () => {
+  it("custody review lists the engine's policy violation first, with the rule and the resource", async () => {
     const outcome = await preview([treasury({}, false)]);
     assert.equal(outcome.passed, false, outcome.output);
     // The released bin, fed the engine's own event stream of that preview.
-    const report = execFileSync(process.execPath, [repoPath("dist", "review", "cli.js")], {
+    const report = execFileSync(process.execPath, [repoPath("cli", "dist", "custody.js"), "review"], {
       input: outcome.events,
       encoding: "utf8",
     });

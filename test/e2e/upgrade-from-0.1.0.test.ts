@@ -6,7 +6,7 @@ import * as fs from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { CustodyClient } from "../../sdk";
+import { CustodyClient } from "../../sdk/index";
 import { declare, FIXTURE_DIR, stateResources, VAULT_TYPE } from "../support/e2e-custody";
 import { type CliProcess, startCli } from "../support/emulator-cli";
 import { createLocalStack, disposeLocalStack, enginePaths, repoPath } from "../support/pulumi-engine";

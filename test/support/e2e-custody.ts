@@ -18,8 +18,8 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import { promisify } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../emulator";
-import { type Vault as ApiVault, CustodyClient, type UtxoVaultAddress } from "../../sdk";
+import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../emulator/index";
+import { type Vault as ApiVault, CustodyClient, type UtxoVaultAddress } from "../../sdk/index";
 import { createLocalStack, disposeLocalStack, repoPath } from "./pulumi-engine";
 
 const execFileAsync = promisify(execFile);

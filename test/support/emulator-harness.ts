@@ -11,8 +11,8 @@
 import assert from "node:assert/strict";
 import { createPrivateKey, randomUUID, sign } from "node:crypto";
 import { request } from "undici";
-import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../emulator";
-import { type EndpointName, endpoints } from "../../sdk/schema";
+import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../emulator/index";
+import { type EndpointName, endpoints } from "../../sdk/schema/index";
 
 /** A JSON body read loosely: tests assert on its fields one by one. */
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked field by field in the tests.

@@ -4,9 +4,9 @@
  * read the emulator's raw state.
  */
 
-import { type RunningEmulator, startEmulator } from "../../emulator";
-import { configure, setNoticeSink } from "../../provider/runtime";
-import { CustodyClient } from "../../sdk";
+import { type RunningEmulator, startEmulator } from "../../emulator/index";
+import { configure, setNoticeSink } from "../../provider/core/index";
+import { CustodyClient } from "../../sdk/index";
 
 /** What a provider test works with. */
 export interface ProviderTestbed {

@@ -14,21 +14,20 @@ const root = path.resolve(__dirname, "..", "..", "..");
 /** Entry points, their source, the README that lists their API, and names covered by a wildcard line. */
 const ENTRY_POINTS = [
   { name: "pulumi-custody", source: "provider/index.ts", readme: "provider/README.md" },
-  {
-    name: "pulumi-custody/provider-runtime",
-    source: "provider/runtime/index.ts",
-    readme: "provider/README.md",
-  },
-  { name: "pulumi-custody/emulator", source: "emulator/index.ts", readme: "emulator/README.md" },
-  { name: "pulumi-custody/policy", source: "policy/index.ts", readme: "policy/README.md" },
+  { name: "pulumi-custody/core", source: "provider/core/index.ts", readme: "provider/README.md" },
+  { name: "@pulumi-custody/emulator", source: "emulator/index.ts", readme: "emulator/README.md" },
+  { name: "@pulumi-custody/policy", source: "policy/index.ts", readme: "policy/README.md" },
   // Every schema of sdk/schema is public under its own name (a zod schema and its type); the README says so
   // in one line instead of listing a few hundred names.
   {
-    name: "pulumi-custody/sdk",
+    name: "@pulumi-custody/sdk",
     source: "sdk/index.ts",
     readme: "sdk/README.md",
     wildcard: "sdk/schema/index.ts",
   },
+  { name: "@pulumi-custody/sdk/signing", source: "sdk/signing/index.ts", readme: "sdk/README.md" },
+  { name: "@pulumi-custody/plugin", source: "plugin/index.ts", readme: "plugin/README.md" },
+  { name: "@pulumi-custody/cli", source: "cli/index.ts", readme: "cli/README.md" },
 ] as const;
 
 function exportedNames(program: ts.Program, file: string): Set<string> {

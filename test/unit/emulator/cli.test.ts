@@ -22,8 +22,10 @@ describe("emulator: CLI", function () {
   });
 
   it("is the package's bin, with a node shebang", () => {
-    const pkg = JSON.parse(readFileSync(path.resolve(__dirname, "../../../../package.json"), "utf8"));
-    assert.equal(pkg.bin["custody-emulator"], "dist/emulator/cli.js");
+    const pkg = JSON.parse(
+      readFileSync(path.resolve(__dirname, "../../../../emulator/package.json"), "utf8"),
+    );
+    assert.equal(pkg.bin["custody-emulator"], "dist/cli.js");
     assert.equal(readFileSync(CLI_PATH, "utf8").split("\n")[0], "#!/usr/bin/env node");
   });
 

@@ -1,7 +1,7 @@
 // The control API through raw HTTP and through EmulatorControlClient: auth, reset and seeds, large data
 // sets, the clock, the request log and state peeks.
 import assert from "node:assert/strict";
-import { EmulatorControlClient } from "../../../emulator";
+import { EmulatorControlClient } from "../../../emulator/index";
 import {
   assertError,
   type Harness,

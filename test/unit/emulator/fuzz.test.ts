@@ -7,7 +7,7 @@ import { createServer } from "node:net";
 import fc from "fast-check";
 import { Agent, request } from "undici";
 import { CHAINS } from "../../../emulator/seed/chains";
-import { type EndpointSpec, endpoints, TRANSACTION_TYPES, VAULT_TYPES } from "../../../sdk/schema";
+import { type EndpointSpec, endpoints, TRANSACTION_TYPES, VAULT_TYPES } from "../../../sdk/schema/index";
 import { type Harness, type Loose, signMessage, startHarness } from "../../support/emulator-harness";
 
 const SPECS = Object.entries(endpoints) as [string, EndpointSpec][];

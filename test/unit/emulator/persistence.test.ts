@@ -6,8 +6,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { Agent, request } from "undici";
-import { StateFileError, startEmulator } from "../../../emulator";
 import { EmulatorControlClient } from "../../../emulator/control/client";
+import { StateFileError, startEmulator } from "../../../emulator/index";
 import { type CliProcess, runCli, startCli } from "../../support/emulator-cli";
 import { type Loose, rawCall } from "../../support/emulator-harness";
 

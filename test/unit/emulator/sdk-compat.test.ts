@@ -8,7 +8,7 @@ import {
   CustodyConflictError,
   CustodyNotFoundError,
   CustodyPermissionError,
-} from "../../../sdk";
+} from "../../../sdk/index";
 import { type Harness, type Loose, startHarness, uniqueName } from "../../support/emulator-harness";
 
 async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {

@@ -1,7 +1,7 @@
 // The HTTP pipeline through raw requests: auth, request ids, error mapping, content types, limits.
 import assert from "node:assert/strict";
 import { request } from "undici";
-import { endpoints } from "../../../sdk/schema";
+import { endpoints } from "../../../sdk/schema/index";
 import {
   assertError,
   assertValidationIssue,

@@ -2,7 +2,7 @@
 // restore, change proposals and the balance export.
 import assert from "node:assert/strict";
 import { request } from "undici";
-import { CREATABLE_VAULT_TYPES } from "../../../sdk/schema";
+import { CREATABLE_VAULT_TYPES } from "../../../sdk/schema/index";
 import {
   assertError,
   assertResponseShape,

@@ -1,13 +1,13 @@
 // The plugin's methods on plain values, against the emulator: configuration and its checks, secrets kept
 // secret in every result, the import path of `read` (an id and nothing else), and functions.
 import * as assert from "node:assert/strict";
-import { type RunningEmulator, startEmulator } from "../../../emulator";
+import { type RunningEmulator, startEmulator } from "../../../emulator/index";
 import { invoke } from "../../../plugin/functions";
 import { protect, SECRET_SIG, SIG_KEY, unwrap } from "../../../plugin/properties";
 import * as plugin from "../../../plugin/provider";
 import { VAULT_ADDRESS_TOKEN, VAULT_TOKEN } from "../../../plugin/tokens";
-import { configure, forgetVerifiedSettings } from "../../../provider/runtime";
-import { CustodyClient } from "../../../sdk";
+import { configure, forgetVerifiedSettings } from "../../../provider/core/index";
+import { CustodyClient } from "../../../sdk/index";
 
 const secret = (value: unknown) => ({ [SIG_KEY]: SECRET_SIG, value });
 const isSecret = (value: unknown) => (value as Record<string, unknown> | undefined)?.[SIG_KEY] === SECRET_SIG;

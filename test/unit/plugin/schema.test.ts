@@ -5,23 +5,19 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import Ajv2020, { type ValidateFunction } from "ajv/dist/2020";
 import addFormats from "ajv-formats";
-import { type RunningEmulator, startEmulator } from "../../../emulator";
-import { FUNCTIONS, invoke } from "../../../plugin/functions";
+import { type RunningEmulator, startEmulator } from "../../../emulator/index";
+import { invoke } from "../../../plugin/functions";
 import { SECRET_SIG, SIG_KEY } from "../../../plugin/properties";
 import * as plugin from "../../../plugin/provider";
 import { packageSchema, type TypeSpec } from "../../../plugin/schema";
 import { VAULT_ADDRESS_TOKEN, VAULT_TOKEN } from "../../../plugin/tokens";
-import { blockchainDataSourceSpecs } from "../../../provider/data-sources/blockchains";
-import { userDataSourceSpecs } from "../../../provider/data-sources/users";
-import { vaultAddressDataSourceSpecs } from "../../../provider/data-sources/vault-addresses";
-import { vaultAssetDataSourceSpecs } from "../../../provider/data-sources/vault-assets";
-import { vaultDataSourceSpecs } from "../../../provider/data-sources/vaults";
-import { configure, forgetVerifiedSettings } from "../../../provider/runtime";
-import { VAULT_INPUTS } from "../../../provider/runtime/vault/check";
-import { vaultDetailFields } from "../../../provider/runtime/vault/fields";
-import { VAULT_OUTPUT_NAMES } from "../../../provider/runtime/vault/outputs";
-import { VAULT_ADDRESS_INPUTS } from "../../../provider/runtime/vault-address/check-diff";
-import { VAULT_ADDRESS_OUTPUT_NAMES } from "../../../provider/runtime/vault-address/outputs";
+import { configure, DATA_SOURCES, forgetVerifiedSettings } from "../../../provider/core/index";
+import { VAULT_INPUTS } from "../../../provider/core/vault/check";
+import { vaultDetailFields } from "../../../provider/core/vault/fields";
+import { VAULT_OUTPUT_NAMES } from "../../../provider/core/vault/outputs";
+import { VAULT_ADDRESS_INPUTS } from "../../../provider/core/vault-address/check-diff";
+import { VAULT_ADDRESS_OUTPUT_NAMES } from "../../../provider/core/vault-address/outputs";
+import * as publicApi from "../../../provider/index";
 import { repoPath } from "../../support/pulumi-engine";
 
 type Resource = {
@@ -204,16 +200,18 @@ describe("plugin package schema", () => {
   });
 
   describe("functions", () => {
-    const specs = [
-      ...vaultDataSourceSpecs,
-      ...vaultAddressDataSourceSpecs,
-      ...vaultAssetDataSourceSpecs,
-      ...userDataSourceSpecs,
-      ...blockchainDataSourceSpecs,
-    ];
+    const specs = Object.values(DATA_SOURCES).map((entry) => entry.spec);
 
-    it("every function has the arguments of its data source as inputs", () => {
-      assert.deepEqual(specs.map((s) => s.name).sort(), Object.keys(FUNCTIONS).sort());
+    it("every data source of the package is a function, with its arguments as inputs", () => {
+      // The registry holds every plain data-source function that `pulumi-custody` exports, and nothing else.
+      const exported = Object.keys(publicApi).filter(
+        (name) => /^(get|export)[A-Z]/.test(name) && !name.endsWith("Output"),
+      );
+      assert.deepEqual(specs.map((s) => s.name).sort(), exported.sort());
+      assert.deepEqual(
+        Object.keys(schema.functions).sort(),
+        exported.map((name) => `custody:index:${name}`).sort(),
+      );
       for (const spec of specs) {
         const fn = schema.functions[`custody:index:${spec.name}`];
         assert.deepEqual(Object.keys(fn.inputs.properties).sort(), Object.keys(spec.args).sort(), spec.name);

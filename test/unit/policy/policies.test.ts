@@ -18,7 +18,7 @@ import {
   VALUE_BEARING_VAULT_TYPES,
   VAULT_TYPE_TOKEN,
 } from "../../../policy/index";
-import { CREATABLE_VAULT_TYPES } from "../../../sdk";
+import { CREATABLE_VAULT_TYPES } from "../../../sdk/index";
 
 // The proxy and the placeholders are the library's internals: the real shape of a preview's inputs.
 const proxy = require("@pulumi/policy/proxy") as {

@@ -1,8 +1,9 @@
 // Settings: stack config wins over the environment, and a missing or malformed setting fails with a message
 // that names it and both ways to set it, without ever printing the token.
 import * as assert from "node:assert/strict";
-import { CustodySettingsError, resolveSettings } from "../../../provider/config";
-import { configure, currentSettings, vault } from "../../../provider/runtime";
+import { currentSettings } from "../../../provider/core/client";
+import { configure, vault } from "../../../provider/core/index";
+import { CustodySettingsError, resolveSettings } from "../../../provider/core/settings";
 
 const TOKEN = "tok-config-canary-123456";
 

@@ -1,9 +1,10 @@
 // Type test, not a mocha spec (the unit glob is `*.test.js`): the build's `tsc -p tsconfig.json` checks it,
 // and each `@ts-expect-error` fails that build if the line below it compiles. It shows that a data source's
 // argument→query table is checked against the endpoint's query schema: its keys and their value types.
-import type { GetVaultsArgs } from "../../../provider";
-import { listDataSource, type QueryKeys, type QueryOf } from "../../../provider/data-sources/define";
-import { type ExportVaultsQuery, type ListAllQuery, ListVaultsQuery, type Vault } from "../../../sdk";
+
+import { listDataSource, type QueryKeys, type QueryOf } from "../../../provider/core/data-sources/define";
+import type { GetVaultsArgs } from "../../../provider/index";
+import { type ExportVaultsQuery, type ListAllQuery, ListVaultsQuery, type Vault } from "../../../sdk/index";
 
 type VaultListQuery = ListAllQuery<QueryOf<typeof ListVaultsQuery>>;
 type VaultFilters = Pick<GetVaultsArgs, "vaultIds" | "originType" | "sortBy">;

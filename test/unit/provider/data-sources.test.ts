@@ -3,6 +3,7 @@
 // API itself (through the client), never hard-coded counts.
 import * as assert from "node:assert/strict";
 import * as pulumi from "@pulumi/pulumi";
+import type { DataSourceOptions } from "../../../provider/core/data-sources/options";
 import {
   exportVaultBalances,
   getBlockchains,
@@ -19,9 +20,8 @@ import {
   getVaultOutput,
   getVaults,
   getVaultsOutput,
-} from "../../../provider";
-import type { DataSourceOptions } from "../../../provider/data-sources/options";
-import { CustodyClient } from "../../../sdk";
+} from "../../../provider/index";
+import { CustodyClient } from "../../../sdk/index";
 import { type ProviderTestbed, startProviderTestbed } from "../../support/provider-emulator";
 
 function resolved<T>(output: pulumi.Output<T>): Promise<T> {

@@ -1,8 +1,8 @@
 // Each outcome of `diff` for both resources, called through the serialized shims: no change, update,
 // replace (archive first), drift from a refresh, unknown values, and the notices a preview shows.
 import * as assert from "node:assert/strict";
-import { setNoticeSink, UNKNOWN } from "../../../provider/runtime";
-import { vaultAddressProvider, vaultProvider } from "../../../provider/shims";
+import { setNoticeSink, UNKNOWN } from "../../../provider/core/index";
+import { vaultAddressProvider, vaultProvider } from "../../../provider/shims/index";
 
 const ID = "44444444-4444-4444-8444-444444444444";
 const GROUP_A = "11111111-1111-4111-8111-111111111111";

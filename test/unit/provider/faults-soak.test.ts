@@ -1,7 +1,7 @@
 // Under random faults (20% of requests: 500, 429, 408, connection resets, and faults after commit), creating 30
 // vaults and 20 addresses at once through the provider converges within two rounds and never duplicates.
 import * as assert from "node:assert/strict";
-import { vault, vaultAddress } from "../../../provider/runtime";
+import { vault, vaultAddress } from "../../../provider/core/index";
 import { type ProviderTestbed, startProviderTestbed } from "../../support/provider-emulator";
 
 const VAULTS = 30;

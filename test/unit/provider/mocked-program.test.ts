@@ -2,7 +2,7 @@
 // inputs (with a serialized provider that holds no credential), and exposes their outputs.
 import * as assert from "node:assert/strict";
 import * as pulumi from "@pulumi/pulumi";
-import { Vault, VaultAddress } from "../../../provider";
+import { Vault, VaultAddress } from "../../../provider/index";
 
 interface Registration {
   type: string;

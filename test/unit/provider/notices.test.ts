@@ -17,7 +17,7 @@ const emptyProto = require(
   require.resolve("google-protobuf/google/protobuf/empty_pb", { paths: [pulumiDir] }),
 );
 
-const runtimeIndex = path.resolve(__dirname, "..", "..", "..", "provider", "runtime", "index.js");
+const runtimeIndex = path.resolve(__dirname, "..", "..", "..", "provider", "core", "index.js");
 
 interface LoggedMessage {
   severity: number;

@@ -7,7 +7,7 @@ import {
   recoverPendingCreates,
   VAULT_ADDRESS_RESOURCE_TYPE,
   VAULT_RESOURCE_TYPE,
-} from "../../../provider/runtime/pending-creates";
+} from "../../../provider/core/pending-creates";
 import { type ProviderTestbed, startProviderTestbed } from "../../support/provider-emulator";
 
 const urn = (type: string, name: string) => `urn:pulumi:s::p::${type}::${name}`;

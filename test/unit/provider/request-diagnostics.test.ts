@@ -2,8 +2,8 @@
 // changes it; CUSTODY_TRACE=1 prints one line per request with method, path, status and duration, and never
 // a credential.
 import * as assert from "node:assert/strict";
-import { clientFor } from "../../../provider/runtime/client";
-import { resetRequestDiagnostics, traceLine } from "../../../provider/runtime/request-diagnostics";
+import { clientFor } from "../../../provider/core/client";
+import { resetRequestDiagnostics, traceLine } from "../../../provider/core/request-diagnostics";
 import { type ProviderTestbed, startProviderTestbed } from "../../support/provider-emulator";
 
 describe("provider request diagnostics (emulator)", function () {

@@ -10,8 +10,8 @@ import * as path from "node:path";
 import { promisify } from "node:util";
 import * as pulumi from "@pulumi/pulumi";
 import * as installed from "pulumi-custody";
-import { configure } from "../../../provider/runtime";
-import { vaultAddressProvider, vaultProvider } from "../../../provider/shims";
+import { configure } from "../../../provider/core/index";
+import type * as shims from "../../../provider/shims/index";
 
 /** Upper bound for a serialized provider loaded from node_modules; it is stored twice per resource. */
 const MAX_REQUIRE_BYTES = 400;
@@ -20,6 +20,12 @@ const MAX_BY_VALUE_BYTES = 4608;
 const TOKEN = "tok-serialization-canary-9f8e7d6c";
 
 const repoRoot = path.resolve(__dirname, "..", "..", "..", "..");
+
+// The provider package's own build, outside any node_modules: what a linked (or bundled) copy gives Pulumi's
+// serializer, which then serializes the providers by value.
+const { vaultAddressProvider, vaultProvider }: typeof shims = require(
+  path.join(repoRoot, "provider", "dist", "shims", "index.js"),
+);
 
 async function serialized(provider: unknown) {
   return pulumi.runtime.serializeFunction(() => provider, { allowSecrets: true });
@@ -85,11 +91,11 @@ describe("serialized providers", () => {
         assert.ok(!text.includes("custody.example.test"), "a setting appears in the serialized provider");
       });
 
-      it("holds no absolute path and delegates to pulumi-custody/provider-runtime", async () => {
+      it("holds no absolute path and delegates to pulumi-custody/core", async () => {
         const { text } = await serialized(provider);
         assert.ok(!text.includes(repoRoot), "an absolute path of this checkout is baked in");
         // A computed name, so that bundlers leave the require to Node.js.
-        assert.match(text, /require\(\["pulumi-custody", "provider-runtime"\]\.join\("\/"\)\)/);
+        assert.match(text, /require\(\["pulumi-custody", "core"\]\.join\("\/"\)\)/);
       });
 
       it("is the same text every time (stable across resources)", async () => {
@@ -130,7 +136,7 @@ describe("serialized providers", () => {
       ]);
     });
 
-    it("by value, finds the package checkout above a program directory inside this repository", async () => {
+    it("by value, finds the package from a program directory whose node_modules has it", async () => {
       const out = await runSerializedCheck(path.join(repoRoot, "test"));
       assert.deepEqual(JSON.parse(out), [
         { property: "chain", reason: 'is required for "utxo" vaults (e.g. "bitcoin_mainnet")' },
@@ -139,7 +145,7 @@ describe("serialized providers", () => {
 
     it("by value, outside any checkout, fails saying the program must depend on pulumi-custody", async () => {
       const out = await runSerializedCheck(os.tmpdir());
-      assert.match(out, /^ERROR Cannot load pulumi-custody\/provider-runtime/);
+      assert.match(out, /^ERROR Cannot load pulumi-custody\/core/);
       assert.match(out, /npm install pulumi-custody/);
     });
   });

@@ -1,14 +1,14 @@
 // The settings are checked once per provider process with one cheap authenticated call, from `check`, so a
 // wrong token, a wrong base URL or plain http to a remote host fails the preview with one clear message.
 import * as assert from "node:assert/strict";
-import { type RunningEmulator, startEmulator } from "../../../emulator";
+import { type RunningEmulator, startEmulator } from "../../../emulator/index";
 import {
   CustodySettingsError,
   configure,
   forgetVerifiedSettings,
   setNoticeSink,
-} from "../../../provider/runtime";
-import { vaultProvider } from "../../../provider/shims";
+} from "../../../provider/core/index";
+import { vaultProvider } from "../../../provider/shims/index";
 import { freeLoopbackPort } from "../../support/free-port";
 
 const VALID = { name: "Settings Check", type: "evm", __provider: "t" };

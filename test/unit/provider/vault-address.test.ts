@@ -2,7 +2,7 @@
 // gives back the same address), rename, forget with a warning, find through the list endpoint, reconcile
 // after a lost response, and the API's invalid_vault_type message for a non-UTXO vault.
 import * as assert from "node:assert/strict";
-import { vaultAddressProvider, vaultProvider } from "../../../provider/shims";
+import { vaultAddressProvider, vaultProvider } from "../../../provider/shims/index";
 import { type ProviderTestbed, startProviderTestbed } from "../../support/provider-emulator";
 
 type Outs = Record<string, unknown>;

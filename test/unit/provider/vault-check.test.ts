@@ -1,8 +1,8 @@
 // `check` of both resources, through the serialized shims: every bad input is reported as a failure that
 // names its property, unknown preview values are skipped, and good inputs come back normalized.
 import * as assert from "node:assert/strict";
-import { UNKNOWN } from "../../../provider/runtime";
-import { vaultAddressProvider, vaultProvider } from "../../../provider/shims";
+import { UNKNOWN } from "../../../provider/core/index";
+import { vaultAddressProvider, vaultProvider } from "../../../provider/shims/index";
 import { type ProviderTestbed, startProviderTestbed } from "../../support/provider-emulator";
 
 const GROUP_A = "11111111-1111-4111-8111-111111111111";

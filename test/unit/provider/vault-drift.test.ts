@@ -2,7 +2,7 @@
 // sees the drift, and `update` repairs it. Kinds of drift: an out-of-band rename, an out-of-band archive, and
 // a vault that is gone.
 import * as assert from "node:assert/strict";
-import { vaultProvider } from "../../../provider/shims";
+import { vaultProvider } from "../../../provider/shims/index";
 import { type ProviderTestbed, startProviderTestbed } from "../../support/provider-emulator";
 
 type Outs = Record<string, unknown>;

@@ -2,7 +2,7 @@
 // submitted again while it waits, and converges on refresh once approved. An aborted proposal is noticed and
 // proposed again.
 import * as assert from "node:assert/strict";
-import { vaultProvider } from "../../../provider/shims";
+import { vaultProvider } from "../../../provider/shims/index";
 import { type ProviderTestbed, startProviderTestbed } from "../../support/provider-emulator";
 
 type Outs = Record<string, unknown>;

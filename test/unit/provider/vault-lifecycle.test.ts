@@ -2,8 +2,8 @@
 // restore after destroy, adopt only with the flag, replace (archive first), and reconciliation after a lost
 // create response. "Never a duplicate" is checked in the emulator's own state.
 import * as assert from "node:assert/strict";
-import { PartialCreateError } from "../../../provider/runtime";
-import { vaultProvider } from "../../../provider/shims";
+import { PartialCreateError } from "../../../provider/core/index";
+import { vaultProvider } from "../../../provider/shims/index";
 import { type ProviderTestbed, rawVaultsNamed, startProviderTestbed } from "../../support/provider-emulator";
 
 type Outs = Record<string, unknown>;

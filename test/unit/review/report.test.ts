@@ -7,17 +7,17 @@ import { strict as assert } from "node:assert";
 import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { parsePreview } from "../../../review/preview-input";
-import { type PreviewJson, reviewReport } from "../../../review/report";
+import { parsePreview } from "../../../cli/review/preview-input";
+import { type PreviewJson, reviewReport } from "../../../cli/review/report";
 
 const root = path.resolve(__dirname, "..", "..", "..", "..");
 const fixture = path.join(root, "test", "fixtures", "review", "preview-rename-replace-archive.json");
 const expected = path.join(root, "test", "fixtures", "review", "expected-report.md");
-const cli = path.join(root, "dist", "review", "cli.js");
+const custody = path.join(root, "cli", "dist", "custody.js");
 const stream = path.join(root, "test", "fixtures", "review", "preview-stream-rename-replace-create.jsonl");
 const streamExpected = path.join(root, "test", "fixtures", "review", "expected-stream-report.md");
 
-describe("custody-review: the review report of a preview", () => {
+describe("custody review: the review report of a preview", () => {
   const preview = JSON.parse(fs.readFileSync(fixture, "utf8")) as PreviewJson;
   const report = reviewReport(preview);
 
@@ -69,17 +69,20 @@ describe("custody-review: the review report of a preview", () => {
   });
 
   it("the bin reads a file or standard input, and names what is wrong with input that is not JSON", () => {
-    assert.equal(execFileSync(process.execPath, [cli, fixture], { encoding: "utf8" }), report);
+    assert.equal(execFileSync(process.execPath, [custody, "review", fixture], { encoding: "utf8" }), report);
     assert.equal(
-      execFileSync(process.execPath, [cli], { input: fs.readFileSync(fixture), encoding: "utf8" }),
+      execFileSync(process.execPath, [custody, "review"], {
+        input: fs.readFileSync(fixture),
+        encoding: "utf8",
+      }),
       report,
     );
-    const bad = spawnSync(process.execPath, [cli, "-"], {
+    const bad = spawnSync(process.execPath, [custody, "review", "-"], {
       input: "Previewing update (dev)",
       encoding: "utf8",
     });
     assert.equal(bad.status, 2);
-    assert.match(bad.stderr, /^custody-review: standard input is not the JSON/);
+    assert.match(bad.stderr, /^custody review: standard input is not the JSON/);
     assert.match(bad.stderr, /is not the JSON of `pulumi preview --json`/);
   });
 
@@ -97,7 +100,10 @@ describe("custody-review: the review report of a preview", () => {
       assert.match(streamReport, /Vault \*\*Treasury Main\*\* \(resource `hot`\): type `evm`\./);
       assert.match(streamReport, /Vault \*\*Treasury\*\* .*: `name`: `"Treasury"` → `"Treasury Main"`\./);
       assert.doesNotMatch(streamReport, /Policy violations/);
-      assert.equal(execFileSync(process.execPath, [cli, stream], { encoding: "utf8" }), streamReport);
+      assert.equal(
+        execFileSync(process.execPath, [custody, "review", stream], { encoding: "utf8" }),
+        streamReport,
+      );
     });
 
     it("lists policy violations first, mandatory before advisory, with the policy, the pack and the resource", () => {
@@ -170,11 +176,11 @@ describe("custody-review: the review report of a preview", () => {
     it("names the line of a stream that is not JSON", () => {
       const broken = `${text.split("\n").slice(0, 3).join("\n")}\nPreviewing update (dev)\n`;
       assert.throws(() => parsePreview(broken), /^Error: line 4: /);
-      const bad = spawnSync(process.execPath, [cli, "-"], { input: broken, encoding: "utf8" });
+      const bad = spawnSync(process.execPath, [custody, "review", "-"], { input: broken, encoding: "utf8" });
       assert.equal(bad.status, 2);
       assert.match(
         bad.stderr,
-        /^custody-review: standard input is not the JSON of `pulumi preview --json`: line 4: /,
+        /^custody review: standard input is not the JSON of `pulumi preview --json`: line 4: /,
       );
     });
   });

@@ -6,7 +6,7 @@ import {
   CustodyConfigurationError,
   CustodyConnectionError,
   isLoopbackHost,
-} from "../../../sdk";
+} from "../../../sdk/index";
 import { type LoopbackServer, startLoopbackServer } from "../../support/loopback-server";
 import { evmTransferRequest, evmVault, fixture, IDS, TOKEN, testClient } from "./helpers";
 

@@ -3,8 +3,10 @@
 // over instances generated from the service's published OpenAPI document (valid ones, ones carrying values of
 // a later release, and mutated ones that break them), for every response schema of the endpoint table, with
 // the validators that the build wrote (scripts/build-validators.js), which the sdk uses from its first call.
+
 import * as assert from "node:assert/strict";
 import { execFile } from "node:child_process";
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import fc from "fast-check";
@@ -253,7 +255,8 @@ describe("sdk: compiled response validation answers exactly as zod", function ()
 });
 
 const execFileAsync = promisify(execFile);
-const SDK = path.resolve(__dirname, "../../../sdk");
+// The real path: the loaded modules are keyed by it (`dist/sdk` links to the package's own build).
+const SDK = fs.realpathSync(path.resolve(__dirname, "../../../sdk"));
 
 /**
  * Gets a vault (`VAULT`) and then a broken one in a fresh process, from the very first call, with the built

@@ -4,8 +4,8 @@
  */
 import { strict as assert } from "node:assert";
 import { createPublicKey, verify } from "node:crypto";
-import type { CustodyClient } from "../../../sdk";
-import { endpoints } from "../../../sdk/schema";
+import type { CustodyClient } from "../../../sdk/index";
+import { endpoints } from "../../../sdk/schema/index";
 import {
   type LoopbackServer,
   type ScriptedResponse,

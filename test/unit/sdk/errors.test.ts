@@ -16,7 +16,7 @@ import {
   CustodyServerError,
   CustodyTimeoutError,
   CustodyValidationError,
-} from "../../../sdk";
+} from "../../../sdk/index";
 import { type LoopbackServer, startLoopbackServer } from "../../support/loopback-server";
 import { evmVault, IDS, testClient } from "./helpers";
 

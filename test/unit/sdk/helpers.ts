@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { CustodyClient, type CustodyClientOptions } from "../../../sdk";
+import { CustodyClient, type CustodyClientOptions } from "../../../sdk/index";
 import type { LoopbackServer } from "../../support/loopback-server";
 
 /** The access token every test client uses; tests assert it never leaks. */

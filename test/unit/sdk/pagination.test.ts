@@ -1,6 +1,6 @@
 /** `listAll`: largest page size, bounded parallel paging, items in order, early stop, and errors mid-way. */
 import { strict as assert } from "node:assert";
-import { CustodyNotFoundError } from "../../../sdk";
+import { CustodyNotFoundError } from "../../../sdk/index";
 import { paginate } from "../../../sdk/pagination";
 import {
   type LoopbackServer,

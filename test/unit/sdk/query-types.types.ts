@@ -3,7 +3,7 @@
 // types accept what a caller may pass (typed values, one value alone for a list, the URL string form of a
 // boolean or a number) and refuse values of another type, which zod's preprocessing would otherwise let
 // through as `unknown`.
-import type { CustodyClient, ListUsersQuery, ListVaultsQuery } from "../../../sdk";
+import type { CustodyClient, ListUsersQuery, ListVaultsQuery } from "../../../sdk/index";
 
 /** Compiles: lists, one value alone, booleans and numbers, and their URL string forms. */
 export const accepted: ListVaultsQuery[] = [

@@ -4,7 +4,7 @@
  */
 import { strict as assert } from "node:assert";
 import { inspect } from "node:util";
-import { CustodyClient, CustodyError } from "../../../sdk";
+import { CustodyClient, CustodyError } from "../../../sdk/index";
 import { type LoopbackServer, startLoopbackServer } from "../../support/loopback-server";
 import { evmTransferRequest, fixture, IDS, TOKEN, testClient } from "./helpers";
 

@@ -1,7 +1,7 @@
 // The onRequest hook: one event per attempt with method, path, status or failure, duration and the time the
 // rate limiter held it, and nothing that could carry a credential.
 import { strict as assert } from "node:assert";
-import type { RequestEvent } from "../../../sdk";
+import type { RequestEvent } from "../../../sdk/index";
 import { type LoopbackServer, startLoopbackServer } from "../../support/loopback-server";
 import { evmVault, IDS, TOKEN, testClient } from "./helpers";
 

@@ -3,7 +3,7 @@
  * the rule, in the service's own issue shape (`{loc, msg, type}`).
  */
 import { strict as assert } from "node:assert";
-import { type CustodyClient, CustodyValidationError } from "../../../sdk";
+import { type CustodyClient, CustodyValidationError } from "../../../sdk/index";
 import { type LoopbackServer, startLoopbackServer } from "../../support/loopback-server";
 import { evmTransferRequest, fixture, IDS, testClient } from "./helpers";
 

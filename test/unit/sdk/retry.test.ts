@@ -11,7 +11,7 @@ import {
   CustodyRateLimitError,
   CustodyServerError,
   CustodyValidationError,
-} from "../../../sdk";
+} from "../../../sdk/index";
 import { parseRateLimitReset, parseRetryAfter, RetryPolicy } from "../../../sdk/transport/retry-policy";
 import { type LoopbackServer, startLoopbackServer } from "../../support/loopback-server";
 import {

@@ -6,7 +6,7 @@
 import { strict as assert } from "node:assert";
 import fc from "fast-check";
 import type { z } from "zod";
-import { type CustodyClient, CustodyValidationError } from "../../../sdk";
+import { type CustodyClient, CustodyValidationError } from "../../../sdk/index";
 import {
   BlackBoxKeyType,
   CREATABLE_VAULT_TYPES,
@@ -27,7 +27,7 @@ import {
   VaultOriginType,
   VaultState,
   VaultType,
-} from "../../../sdk/schema";
+} from "../../../sdk/schema/index";
 import {
   type LoopbackServer,
   type RecordedRequest,

@@ -11,8 +11,8 @@ import {
   sign,
   verify,
 } from "node:crypto";
-import { signingMessage, signRequest } from "../../../sdk";
 import { signP256, verifyP256 } from "../../../sdk/signing/ecdsa-p256";
+import { signingMessage, signRequest } from "../../../sdk/signing/index";
 import { p256PrivateScalar, p256PublicPoint } from "../../../sdk/signing/pem-keys";
 import { fixture } from "./helpers";
 

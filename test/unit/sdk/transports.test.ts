@@ -16,7 +16,7 @@ import {
   type CustodyClientOptions,
   CustodyConfigurationError,
   CustodyConnectionError,
-} from "../../../sdk";
+} from "../../../sdk/index";
 import { type LoopbackServer, startLoopbackServer } from "../../support/loopback-server";
 import { evmVault, IDS, TOKEN, testClient } from "./helpers";
 

@@ -9,7 +9,7 @@
 import * as assert from "node:assert/strict";
 import fc from "fast-check";
 import { MockAgent } from "undici";
-import { CustodyClient, CustodyValidationError } from "../../../sdk";
+import { CustodyClient, CustodyValidationError } from "../../../sdk/index";
 import { type EndpointName, type EndpointSpec, endpoints } from "../../../sdk/schema/endpoints";
 import { FUTURE_VALUE, instancesOf, type UnionVariant, unionVariants } from "../../support/vendor-instances";
 import { checkBody, documentRef, operationPointer, VENDOR_DOCUMENT } from "../../support/vendor-openapi";

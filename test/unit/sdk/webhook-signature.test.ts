@@ -1,7 +1,7 @@
 /** Webhook `X-Signature` verification: true only for a genuine signature, never a throw. */
 import { strict as assert } from "node:assert";
 import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, sign } from "node:crypto";
-import { verifyWebhookSignature } from "../../../sdk";
+import { verifyWebhookSignature } from "../../../sdk/signing/index";
 import { fixture } from "./helpers";
 
 const vector = (

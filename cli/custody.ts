@@ -1,0 +1,57 @@
+#!/usr/bin/env node
+/**
+ * `custody`: the command line of pulumi-custody's GitOps tools, one subcommand per job. Run `custody --help`
+ * for the list and `custody <command> --help` for each one's usage.
+ */
+import { type Command, type CommandIo, UsageError } from "./command";
+import { importFileCommand } from "./import-file/command";
+import { recoverCommand } from "./recover/command";
+import { reviewCommand } from "./review/command";
+
+/** Every subcommand, in the order `custody --help` lists them. */
+export const COMMANDS: readonly Command[] = [reviewCommand, recoverCommand, importFileCommand];
+
+const USAGE = [
+  "usage: custody <command> [options]",
+  "",
+  "commands:",
+  ...COMMANDS.map((c) => `  ${c.name.padEnd(12)} ${c.summary}`),
+  "",
+  "Run `custody <command> --help` for the options of one command.",
+].join("\n");
+
+/** Runs `custody` with `argv` (the arguments after `custody`); resolves to the exit code. */
+export async function main(argv: readonly string[], io: CommandIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    io[name === undefined ? "stderr" : "stdout"].write(`${USAGE}\n`);
+    return name === undefined ? 2 : 0;
+  }
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) {
+    io.stderr.write(`custody: unknown command ${JSON.stringify(name)}\n\n${USAGE}\n`);
+    return 2;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.stderr.write(`custody ${command.name}: ${err.message}\n\n${command.usage}\n`);
+      return 2;
+    }
+    io.stderr.write(`custody ${command.name}: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2), {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
+    cwd: process.cwd(),
+  }).then((code) => {
+    process.exitCode = code;
+  });
+}

@@ -1,0 +1,77 @@
+/**
+ * `pulumi-custody/core`: the runtime core, shared by the dynamic provider (its serialized shims load this module
+ * in the provider process), the provider plugin (`@pulumi-custody/plugin`), the policy pack and the command line
+ * (`@pulumi-custody/cli`). It is their only door into this package:
+ * - the resources, each declared once ({@link CUSTODY_RESOURCES}): type tokens, input schema, outputs,
+ *   replace-on-change inputs and lifecycle;
+ * - the data sources ({@link DATA_SOURCES});
+ * - the settings ({@link SETTINGS}, {@link configure}, {@link readyClient}): config, environment or a plugin's
+ *   `Configure` in, a verified client out.
+ *
+ * It must handle every state shape any release ever wrote: outputs are read tolerantly.
+ *
+ * @packageDocumentation
+ */
+import { vaultAddressResource, vaultResource } from "./resources";
+
+export { configure, type ProviderConfig } from "./client";
+export {
+  DATA_SOURCES,
+  type DataSourceEntry,
+  type DataSourceOptions,
+  type DataSourceSpec,
+} from "./data-sources";
+export { type NoticeSink, setNoticeSink } from "./notify";
+export { PartialCreateError } from "./partial-create-error";
+export {
+  type ExportedDeployment,
+  type ExportedResource,
+  type PendingCreateOutcome,
+  recoverPendingCreates,
+} from "./pending-creates";
+export type { FieldReader } from "./projection";
+export { exitWhenEngineIsGone } from "./provider-host";
+export { forgetVerifiedSettings, readyClient } from "./ready-client";
+export {
+  CUSTODY_RESOURCES,
+  type CustodyResourceKind,
+  custodyResourceKind,
+  DYNAMIC_RESOURCE_MODULE,
+  PLUGIN_PACKAGE,
+  type ResourceCheckFailure,
+  type ResourceDescriptor,
+  type ResourceLifecycle,
+  resourceOfKind,
+  resourceOfType,
+  typeOfUrn,
+  vaultAddressResource,
+  vaultResource,
+} from "./resources";
+export {
+  type ConfigLookup,
+  type CustodySettings,
+  CustodySettingsError,
+  resolveSettings,
+  SETTINGS,
+  type SettingSpec,
+} from "./settings";
+export { UNKNOWN } from "./unknown";
+export { vaultDetailFields } from "./vault/fields";
+export { pendingVaultGroupProposalSchema, VAULT_ACQUISITIONS } from "./vault/state-values";
+export type * from "./vault/types";
+export type * from "./vault-address/types";
+
+/** The Vault provider methods (what the shims of `pulumi-custody/provider-runtime/vault` call). */
+export const vault = vaultResource.lifecycle;
+
+/** The VaultAddress provider methods (`pulumi-custody/provider-runtime/vault-address`). */
+export const vaultAddress = vaultAddressResource.lifecycle;
+
+/**
+ * The first copy of the core loaded in a process is the one the serialized providers use
+ * (provider/shims/load-runtime.ts reads this key first). A process can reach the package by two paths, for
+ * example a program's relative imports and a provider's `require("pulumi-custody/core")`; without
+ * this, each copy would keep its own settings.
+ */
+const sharedRuntime = globalThis as { [key: symbol]: unknown };
+sharedRuntime[Symbol.for("pulumi-custody.runtime")] ??= module.exports;

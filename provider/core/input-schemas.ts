@@ -1,0 +1,168 @@
+/**
+ * zod schemas of resource inputs (camelCase, as the program declares them), and the mapping of zod issues to
+ * Pulumi check failures `{ property, reason }`. The reasons name the rule, so a preview explains itself.
+ */
+
+import {
+  BlackBoxKeyType,
+  CREATABLE_VAULT_TYPES,
+  CreatableUtxoAddressType,
+  UTXO_CHAIN_IDS,
+} from "@pulumi-custody/sdk/schema";
+import { z } from "zod";
+
+/** A Pulumi check failure: the input property and why it is wrong. */
+export interface CheckFailure {
+  /** The input property, as the program spells it (`vaultGroupIds`). */
+  property: string;
+  /** What rule the value broke. */
+  reason: string;
+}
+
+const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the rule is about control characters.
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+
+function list(values: readonly string[]): string {
+  return values.map((v) => `"${v}"`).join(", ");
+}
+
+function typeName(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return `a ${typeof value}`;
+}
+
+/** A display name: a non-empty string without surrounding whitespace or control characters. */
+export function nameSchema(what: string) {
+  return z
+    .string({
+      error: (iss) =>
+        iss.input === undefined ? "is required" : `must be a string, got ${typeName(iss.input)}`,
+    })
+    .refine((s) => s.trim() !== "", { message: `must not be empty or only whitespace (${what})` })
+    .refine((s) => s.trim() === s, { message: "must not start or end with whitespace" })
+    .refine((s) => !CONTROL_CHARACTERS.test(s), {
+      message: "must not contain control characters (such as a newline)",
+    });
+}
+
+/** A UUID, as the API writes them. */
+export function uuidSchema() {
+  return z
+    .string({
+      error: (iss) =>
+        iss.input === undefined ? "is required" : `must be a UUID string, got ${typeName(iss.input)}`,
+    })
+    .regex(UUID, { message: "must be a UUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)" });
+}
+
+/** One value of a fixed set (a non-empty list). */
+export function oneOf<const T extends string>(
+  values: readonly T[],
+  hint?: (input: unknown) => string | undefined,
+) {
+  return z.enum(values as readonly [T, ...T[]], {
+    error: (iss) => {
+      if (iss.input === undefined) return "is required";
+      if (typeof iss.input !== "string") return `must be a string, got ${typeName(iss.input)}`;
+      return hint?.(iss.input) ?? `must be one of ${list(values)}, got "${iss.input}"`;
+    },
+  });
+}
+
+export const booleanSchema = z.boolean({
+  error: (iss) => `must be true or false, got ${typeName(iss.input)}`,
+});
+
+/** The `type` input of a vault. */
+export const vaultTypeSchema = oneOf(CREATABLE_VAULT_TYPES, (input) =>
+  input === "exchange"
+    ? `"exchange" vaults cannot be created: they are connected to an exchange account in the console (creatable types: ${list(CREATABLE_VAULT_TYPES)})`
+    : undefined,
+);
+
+/** The `chain` input of a utxo vault. */
+export const utxoChainSchema = oneOf(UTXO_CHAIN_IDS);
+
+/** The `keyType` input of a black_box vault. */
+export const keyTypeSchema = oneOf(BlackBoxKeyType.options);
+
+/** The `addressType` input of a vault address (`p2sh` cannot be requested from the API). */
+export const addressTypeSchema = oneOf(CreatableUtxoAddressType.options, (input) =>
+  input === "p2sh"
+    ? `"p2sh" addresses cannot be created through the API (use "legacy", "segwit" or "taproot")`
+    : undefined,
+);
+
+/** A non-empty list of distinct UUIDs (compared case-insensitively). */
+export function uuidSetSchema(what: string) {
+  return z
+    .array(uuidSchema(), {
+      error: (iss) => `must be a list of ${what} ids, got ${typeName(iss.input)}`,
+    })
+    .min(1, {
+      message: `must not be empty: a vault always belongs to at least one vault group (leave ${what} ids unset to leave membership alone)`,
+    })
+    .superRefine((ids, ctx) => {
+      const seen = new Map<string, number>();
+      ids.forEach((id, index) => {
+        const key = id.toLowerCase();
+        const first = seen.get(key);
+        if (first !== undefined) {
+          ctx.addIssue({
+            code: "custom",
+            path: [index],
+            message: `lists ${id} twice (at positions ${first} and ${index}); each ${what} may appear once`,
+          });
+        } else {
+          seen.set(key, index);
+        }
+      });
+    });
+}
+
+/**
+ * Turns zod issues into check failures. The property is the top-level input name; a position inside a list
+ * is named in the reason (`vaultGroupIds`: "item 2: must be a UUID").
+ */
+export function failuresFromIssues(
+  issues: readonly z.core.$ZodIssue[],
+  known: readonly string[],
+): CheckFailure[] {
+  const failures: CheckFailure[] = [];
+  for (const issue of issues) {
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) {
+        failures.push({
+          property: key,
+          reason: `is not an input of this resource (inputs: ${known.join(", ")})`,
+        });
+      }
+      continue;
+    }
+    const [property, ...rest] = issue.path;
+    const where = rest.length > 0 ? `item ${rest.map(String).join(".")}: ` : "";
+    failures.push({
+      property: property === undefined ? "" : String(property),
+      reason: where + issue.message,
+    });
+  }
+  return failures;
+}
+
+/**
+ * The inputs that `check` accepted, typed by the schema. The engine hands `create` and `update` what `check`
+ * returned, so this only fails on a bug; it then names every property and rule, as `check` would.
+ */
+export function parseCheckedInputs<T>(
+  schema: z.ZodType<T>,
+  inputs: Record<string, unknown>,
+  known: readonly string[],
+): T {
+  const { __provider: _provider, ...declared } = inputs;
+  const parsed = schema.safeParse(declared);
+  if (parsed.success) return parsed.data;
+  const failures = failuresFromIssues(parsed.error.issues, known);
+  throw new Error(`invalid inputs: ${failures.map((f) => `${f.property} ${f.reason}`).join("; ")}`);
+}

@@ -1,0 +1,173 @@
+/**
+ * The custody resources, each declared once. A descriptor holds what every layer needs of a resource: its
+ * type tokens on both paths, its input schema, the outputs it declares, the inputs whose change replaces it,
+ * and its lifecycle. Everything else derives from these two declarations:
+ * - the dynamic resource classes (`provider/resources`) and their serialized shims (`provider/shims`);
+ * - the provider plugin's schema and method table (`@pulumi-custody/plugin`);
+ * - the resource type lists of the policy pack and of `custody review`.
+ */
+import type { z } from "zod";
+import { readyClient } from "./ready-client";
+import { checkedVaultInputs, checkVault, VAULT_INPUTS, vaultInputsSchema } from "./vault/check";
+import { diffVault, VAULT_REPLACE_INPUTS } from "./vault/diff";
+import { createVault, deleteVault, readVault, updateVault } from "./vault/lifecycle";
+import { VAULT_OUTPUT_NAMES } from "./vault/outputs";
+import {
+  checkedVaultAddressInputs,
+  checkVaultAddress,
+  diffVaultAddress,
+  VAULT_ADDRESS_INPUTS,
+  VAULT_ADDRESS_REPLACE_INPUTS,
+  vaultAddressInputsSchema,
+} from "./vault-address/check-diff";
+import {
+  createVaultAddress,
+  deleteVaultAddress,
+  readVaultAddress,
+  updateVaultAddress,
+} from "./vault-address/lifecycle";
+import { VAULT_ADDRESS_OUTPUT_NAMES } from "./vault-address/outputs";
+
+/** The kinds of custody resources, by their type name. */
+export type CustodyResourceKind = "Vault" | "VaultAddress";
+
+/** The module of the dynamic resources (the `custody` in `pulumi-nodejs:dynamic/custody:Vault`). */
+export const DYNAMIC_RESOURCE_MODULE = "custody";
+
+/** The package name of the provider plugin: config keys are `custody:<key>`, tokens `custody:index:<Name>`. */
+export const PLUGIN_PACKAGE = "custody";
+
+type Props = Record<string, unknown>;
+
+/** A property that failed `check`, and why. */
+export interface ResourceCheckFailure {
+  /** The input property, as the program spells it. */
+  property: string;
+  /** The rule it broke. */
+  reason: string;
+}
+
+/** The provider methods of a resource, on plain values (what both the dynamic provider and the plugin call). */
+export interface ResourceLifecycle {
+  /** Validates and normalizes the inputs; runs during previews too. */
+  check(olds: Props, news: Props): Promise<{ inputs: Props; failures?: ResourceCheckFailure[] }>;
+  /** Compares the outputs (as last seen) with the desired inputs. */
+  diff(
+    id: string,
+    olds: Props,
+    news: Props,
+  ): Promise<{ changes: boolean; replaces?: string[]; deleteBeforeReplace?: boolean }>;
+  /** Creates, restores or adopts the object. */
+  create(inputs: Props): Promise<{ id: string; outs: object }>;
+  /** Reads the live object; no `id` when it is gone. */
+  read(id: string, props: Props): Promise<{ id?: string; props?: object; inputs?: Props }>;
+  /** Brings the object to the desired inputs. */
+  update(id: string, olds: Props, news: Props): Promise<{ outs: object }>;
+  /** Archives (a vault) or forgets (an address). */
+  delete(id: string, props: Props): Promise<void>;
+}
+
+/** One custody resource, declared once. */
+export interface ResourceDescriptor {
+  /** The type name (`Vault`). */
+  readonly kind: CustodyResourceKind;
+  /** Its type token on the dynamic provider (`pulumi-nodejs:dynamic/custody:Vault`). */
+  readonly dynamicType: string;
+  /** Its type token on the provider plugin (`custody:index:Vault`). */
+  readonly pluginType: string;
+  /** What it is and what destroying it does, for the plugin's schema. */
+  readonly description: string;
+  /** The inputs it accepts, in declaration order. */
+  readonly inputNames: readonly string[];
+  /** The zod schema of its inputs: `check` validates with it, the plugin's schema declares it. */
+  readonly inputSchema: z.ZodType;
+  /** Every output it declares. */
+  readonly outputNames: readonly string[];
+  /** The inputs whose change replaces the object. */
+  readonly replaceOnChanges: readonly string[];
+  /** The provider methods. */
+  readonly lifecycle: ResourceLifecycle;
+}
+
+/**
+ * `check` runs during `preview` too: once the inputs are valid, the settings are shown to work (one call per
+ * process), so wrong credentials fail the preview rather than the `up`.
+ */
+async function checked<T extends { failures?: unknown[] }>(result: T): Promise<T> {
+  if (!result.failures?.length) await readyClient();
+  return result;
+}
+
+function descriptor(
+  kind: CustodyResourceKind,
+  rest: Omit<ResourceDescriptor, "kind" | "dynamicType" | "pluginType">,
+): ResourceDescriptor {
+  return {
+    kind,
+    dynamicType: `pulumi-nodejs:dynamic/${DYNAMIC_RESOURCE_MODULE}:${kind}`,
+    pluginType: `${PLUGIN_PACKAGE}:index:${kind}`,
+    ...rest,
+  };
+}
+
+/** A custody vault. */
+export const vaultResource: ResourceDescriptor = descriptor("Vault", {
+  description:
+    "A custody vault. Destroying it archives the vault (the API cannot delete vaults); creating it again restores it.",
+  inputNames: VAULT_INPUTS,
+  inputSchema: vaultInputsSchema(),
+  outputNames: VAULT_OUTPUT_NAMES,
+  replaceOnChanges: VAULT_REPLACE_INPUTS,
+  lifecycle: {
+    check: async (olds, news) => checked(checkVault(olds, news)),
+    diff: (id, olds, news) => diffVault(id, olds, news),
+    create: (inputs) => createVault(checkedVaultInputs(inputs)),
+    read: (id, props) => readVault(id, props),
+    update: (id, olds, news) => updateVault(id, olds, checkedVaultInputs(news)),
+    delete: (id, props) => deleteVault(id, props),
+  },
+});
+
+/** An address of a UTXO vault. */
+export const vaultAddressResource: ResourceDescriptor = descriptor("VaultAddress", {
+  description:
+    "An address of a UTXO vault. Destroying it only forgets it (the API cannot delete addresses). Import id: `<vault id>/<address id>`.",
+  inputNames: VAULT_ADDRESS_INPUTS,
+  inputSchema: vaultAddressInputsSchema(),
+  outputNames: VAULT_ADDRESS_OUTPUT_NAMES,
+  replaceOnChanges: VAULT_ADDRESS_REPLACE_INPUTS,
+  lifecycle: {
+    check: async (olds, news) => checked(checkVaultAddress(olds, news)),
+    diff: (id, olds, news) => diffVaultAddress(id, olds, news),
+    create: (inputs) => createVaultAddress(checkedVaultAddressInputs(inputs)),
+    read: (id, props) => readVaultAddress(id, props),
+    update: (id, olds, news) => updateVaultAddress(id, olds, checkedVaultAddressInputs(news)),
+    delete: (id, props) => deleteVaultAddress(id, props),
+  },
+});
+
+/** Every custody resource. */
+export const CUSTODY_RESOURCES: readonly ResourceDescriptor[] = [vaultResource, vaultAddressResource];
+
+/** The descriptor of a kind. */
+export function resourceOfKind(kind: CustodyResourceKind): ResourceDescriptor {
+  return kind === "Vault" ? vaultResource : vaultAddressResource;
+}
+
+/** The descriptor a type token names, on either path; `undefined` for any other type. */
+export function resourceOfType(type: string | undefined): ResourceDescriptor | undefined {
+  return CUSTODY_RESOURCES.find((r) => r.dynamicType === type || r.pluginType === type);
+}
+
+/** The kind of custody resource a type token names, on either path; `undefined` for any other type. */
+export function custodyResourceKind(type: string | undefined): CustodyResourceKind | undefined {
+  return resourceOfType(type)?.kind;
+}
+
+/** The resource type of a URN (`urn:pulumi:stack::project::custody:index:Vault::name` → `custody:index:Vault`). */
+export function typeOfUrn(urn: string): string {
+  const parts = urn.split("::");
+  // The type part may be a chain of parent types (`a$b`); the resource's own type is the last one.
+  const qualified = parts[2] ?? "";
+  return qualified.slice(qualified.lastIndexOf("$") + 1);
+}

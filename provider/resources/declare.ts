@@ -1,0 +1,37 @@
+/** What the dynamic resource classes derive from the resources' descriptors (provider/core/resources.ts). */
+import type * as pulumi from "@pulumi/pulumi";
+import { DYNAMIC_RESOURCE_MODULE, type ResourceDescriptor } from "../core/resources";
+
+/**
+ * The props a dynamic resource passes to its base constructor: every output of the descriptor declared (as
+ * `undefined`, so that the engine's values reach the properties) and the inputs it accepts. A fresh object
+ * every time, because the base constructor adds `__provider` to it.
+ */
+export function declaredProps(
+  descriptor: ResourceDescriptor,
+  inputs: Record<string, unknown>,
+): Record<string, unknown> {
+  const props: Record<string, unknown> = {};
+  for (const output of descriptor.outputNames) props[output] = undefined;
+  for (const input of descriptor.inputNames) props[input] = inputs[input];
+  return props;
+}
+
+/** The arguments of `pulumi.dynamic.Resource`'s constructor after the provider, for a descriptor. */
+export type DynamicResourceArgs = [
+  name: string,
+  props: Record<string, unknown>,
+  opts: pulumi.CustomResourceOptions | undefined,
+  module: string,
+  type: string,
+];
+
+/** The base constructor's arguments for a resource of `descriptor`. */
+export function dynamicResourceArgs(
+  descriptor: ResourceDescriptor,
+  name: string,
+  inputs: Record<string, unknown>,
+  opts: pulumi.CustomResourceOptions | undefined,
+): DynamicResourceArgs {
+  return [name, declaredProps(descriptor, inputs), opts, DYNAMIC_RESOURCE_MODULE, descriptor.kind];
+}
