@@ -10,7 +10,7 @@ import { matches, sortItems } from "../state/list-query";
 import type { VaultRecord } from "../state/types";
 import { listResult } from "./list-result";
 import type { HandlerContext, Handlers } from "./types";
-import { requireVault } from "./vaults";
+import { requireValidName, requireVault } from "./vaults";
 
 function requireUtxoVault(ctx: HandlerContext, id: string): VaultRecord {
   const vault = requireVault(ctx, id);
@@ -31,6 +31,7 @@ export const vaultAddressHandlers: Pick<
 > = {
   createVaultAddress(ctx) {
     const { store, views } = ctx.emulator;
+    if (ctx.body.name !== undefined) requireValidName(ctx.body.name);
     const vault = requireUtxoVault(ctx, ctx.params.id);
     if (vault.state === "archived") {
       throw preconditionFailed(
@@ -79,6 +80,7 @@ export const vaultAddressHandlers: Pick<
 
   renameVaultAddress(ctx) {
     const { store } = ctx.emulator;
+    requireValidName(ctx.body.name);
     const address = store.addresses.get(ctx.params.id);
     if (!address) throw notFound("vault_address", ctx.params.id);
     const old = address.name;

@@ -7,10 +7,12 @@
  * - archive and restore are idempotent (204 again); an unknown id there is a 400 `vault_not_found`,
  *   because the API lists no 404 for these two endpoints;
  * - an unknown `vault_group_id` (create) or group id in a proposal is a 404 `resource: "vault_group"`;
- * - a new change proposal supersedes the vault's pending one.
+ * - a new change proposal supersedes the vault's pending one;
+ * - names of vaults and addresses follow the provider's rules (docs/provider.md, "Names") with a higher byte
+ *   limit, so every name the emulator holds can be looked up by name; a broken rule is a 422 at `body.name`.
  */
-import type { CreateVaultRequest } from "@pulumi-custody/sdk/schema";
-import { invalidField, notFound, preconditionFailed } from "../api-error";
+import { type CreateVaultRequest, nameRuleViolations } from "@pulumi-custody/sdk/schema";
+import { invalidField, notFound, preconditionFailed, validationFailed } from "../api-error";
 import { EXPORT_LIMIT } from "../context";
 import { findAsset } from "../seed/assets";
 import { buildVault } from "../seed/vault-factory";
@@ -21,6 +23,26 @@ import type { HandlerContext, Handlers } from "./types";
 
 /** The most vaults an organization may hold (`max_vaults_reached`). */
 export const MAX_VAULTS = 200_000;
+
+/**
+ * The longest vault or address name, in UTF-8 bytes. Above the provider's 256, so the names the provider
+ * derives (`<name> (archived 1a2b3c4d)`) fit; percent-encoded (3,072 URL characters at most) it still fits in
+ * one lookup by name under Node's 16 KiB request-head limit (README "Behaviour").
+ */
+const MAX_NAME_BYTES = 1024;
+
+/** Refuses a vault or address name that breaks a rule of names: a 422 with one issue per rule at `body.name`. */
+export function requireValidName(name: string): void {
+  const violations = nameRuleViolations(name, MAX_NAME_BYTES);
+  if (violations.length === 0) return;
+  throw validationFailed(
+    violations.map(({ rule, reason }) => ({
+      loc: ["body", "name"],
+      msg: reason,
+      type: rule === "length" ? "string_too_long" : "value_error",
+    })),
+  );
+}
 
 /** The vault of a path id, or the 404 `ResourceError`. */
 export function requireVault(ctx: HandlerContext, id: string): VaultRecord {
@@ -103,6 +125,7 @@ export const vaultHandlers: Pick<
   createVault(ctx) {
     const { store, views } = ctx.emulator;
     const body = ctx.body as unknown as CreateVaultRequest;
+    requireValidName(body.name);
     const groupId = body.vault_group_id ?? store.defaultVaultGroupId;
     requireVaultGroup(ctx, groupId);
     // Validated in the closed world: the origin is one the emulator models.
@@ -274,6 +297,7 @@ export const vaultHandlers: Pick<
 
   renameVault(ctx) {
     const { store } = ctx.emulator;
+    requireValidName(ctx.body.name);
     const vault = requireVault(ctx, ctx.params.id);
     const old = vault.name;
     if (store.renameVault(vault, ctx.body.name)) {

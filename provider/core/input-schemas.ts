@@ -7,6 +7,7 @@ import {
   BlackBoxKeyType,
   CREATABLE_VAULT_TYPES,
   CreatableUtxoAddressType,
+  nameRuleViolations,
   UTXO_CHAIN_IDS,
 } from "@pulumi-custody/sdk/schema";
 import { z } from "zod";
@@ -20,8 +21,12 @@ export interface CheckFailure {
 }
 
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the rule is about control characters.
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+
+/**
+ * The longest name, in UTF-8 bytes. Percent-encoded, a name costs up to three URL characters a byte in the
+ * lookup by name (`GET /vaults?names=`), and one URL must carry many names (docs/provider.md, "Names").
+ */
+const MAX_NAME_BYTES = 256;
 
 function list(values: readonly string[]): string {
   return values.map((v) => `"${v}"`).join(", ");
@@ -33,17 +38,20 @@ function typeName(value: unknown): string {
   return `a ${typeof value}`;
 }
 
-/** A display name: a non-empty string without surrounding whitespace or control characters. */
+/**
+ * A name: one that the lookup by name can carry and that cannot pass for another name (docs/provider.md,
+ * "Names"). Each broken rule is its own issue, so `check` reports them all.
+ */
 export function nameSchema(what: string) {
   return z
     .string({
       error: (iss) =>
         iss.input === undefined ? "is required" : `must be a string, got ${typeName(iss.input)}`,
     })
-    .refine((s) => s.trim() !== "", { message: `must not be empty or only whitespace (${what})` })
-    .refine((s) => s.trim() === s, { message: "must not start or end with whitespace" })
-    .refine((s) => !CONTROL_CHARACTERS.test(s), {
-      message: "must not contain control characters (such as a newline)",
+    .superRefine((name, ctx) => {
+      for (const { rule, reason } of nameRuleViolations(name, MAX_NAME_BYTES)) {
+        ctx.addIssue({ code: "custom", message: rule === "blank" ? `${reason} (${what})` : reason });
+      }
     });
 }
 

@@ -10,6 +10,7 @@ export * from "./common";
 export * from "./endpoints";
 export * from "./enums";
 export * from "./errors";
+export * from "./name-rules";
 export { closedWorld, type UnknownVariant, variantsOfOpenUnion } from "./open";
 export * from "./refs";
 export * from "./transactions";

@@ -63,7 +63,19 @@ export function checkVaultAddress(
   const parsed = schema.safeParse(known);
   if (!parsed.success) {
     const failures: CheckFailure[] = failuresFromIssues(parsed.error.issues, VAULT_ADDRESS_INPUTS);
-    return { inputs: news, failures };
+    // The program declares no name: say where the name came from, or the failure points at nothing written.
+    const defaulted = known.nameIsDefault === true;
+    return {
+      inputs: news,
+      failures: failures.map((f) =>
+        defaulted && f.property === "name"
+          ? {
+              ...f,
+              reason: `${f.reason} (no name is declared, so the name is the resource name: declare a name)`,
+            }
+          : f,
+      ),
+    };
   }
   const inputs: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(declared)) {

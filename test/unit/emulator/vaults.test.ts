@@ -406,6 +406,113 @@ describe("emulator: vaults", () => {
     });
   });
 
+  describe("names (create and rename of vaults and addresses)", () => {
+    let utxo: Loose;
+    let address: Loose;
+    let vault: Loose;
+    before(async () => {
+      utxo = await create({ name: uniqueName("names utxo"), type: "utxo", chain: "bitcoin_mainnet" });
+      vault = await create({ name: uniqueName("names evm"), type: "evm" });
+      address = (await h.api("POST", `/api/v1/vaults/${utxo.id}/addresses`, { json: { name: uniqueName() } }))
+        .body;
+    });
+
+    /** The four ways a name reaches the emulator. */
+    const calls = (name: string): Array<[string, string, unknown]> => [
+      ["POST", "/api/v1/vaults", { name, type: "evm" }],
+      ["PUT", `/api/v1/vaults/${vault.id}/name`, { name }],
+      ["POST", `/api/v1/vaults/${utxo.id}/addresses`, { name }],
+      ["PUT", `/api/v1/vaults/addresses/${address.id}/name`, { name }],
+    ];
+
+    const refused: Array<{ title: string; name: string; msg: string | RegExp; type?: string }> = [
+      {
+        title: "longer than 1024 bytes in UTF-8",
+        name: "é".repeat(10_000),
+        msg: "must be at most 1024 bytes in UTF-8 (got 20000)",
+        type: "string_too_long",
+      },
+      {
+        title: "with a lone surrogate",
+        name: "bad\uD800",
+        msg: /^must be well-formed Unicode text: position 4 /,
+      },
+      {
+        title: "not in NFC",
+        name: "Cafe\u0301",
+        msg: /^must be in Unicode normalization form NFC: U\+0065 U\+0301 at position 4 is U\+00E9 in NFC/,
+      },
+      {
+        title: "with a C1 control",
+        name: "a\u0085b",
+        msg: "contains U+0085 NEXT LINE at position 2; control characters are not allowed",
+      },
+      {
+        title: "with a bidirectional override",
+        name: "Trea\u202esury",
+        msg: "contains U+202E RIGHT-TO-LEFT OVERRIDE at position 5; bidirectional control characters are not allowed",
+      },
+      {
+        title: "with a zero-width space",
+        name: "Trea\u200bsury",
+        msg: /^contains U\+200B ZERO WIDTH SPACE at position 5;/,
+      },
+      {
+        title: "with a no-break space",
+        name: "Treasury\u00a0ETH",
+        msg: /^contains U\+00A0 NO-BREAK SPACE at position 9;/,
+      },
+      {
+        title: "with two spaces in a row",
+        name: "Treasury  ETH",
+        msg: /^contains two spaces in a row at position 9;/,
+      },
+      { title: "of only whitespace", name: "   ", msg: "must not be empty or only whitespace" },
+      {
+        title: "with surrounding whitespace",
+        name: " Treasury ETH",
+        msg: "must not start or end with whitespace",
+      },
+    ];
+    for (const { title, name, msg, type } of refused) {
+      it(`refuses a name ${title}: a 422 at body.name on create and rename of vaults and addresses`, async () => {
+        const total = async () => (await h.api("GET", "/api/v1/vaults", { query: { size: 1 } })).body.total;
+        const vaultsBefore = await total();
+        for (const [method, path, json] of calls(name)) {
+          const res = await h.api(method, path, { json });
+          assertValidationIssue(res, ["body", "name"], type ?? "value_error");
+          const issue = res.body.detail.find((i: Loose) => i.loc.join(".") === "body.name");
+          if (typeof msg === "string") assert.equal(issue.msg, msg, `${method} ${path}`);
+          else assert.match(issue.msg, msg, `${method} ${path}`);
+        }
+        assert.equal(await total(), vaultsBefore);
+        assert.equal((await h.api("GET", `/api/v1/vaults/${vault.id}`)).body.name, vault.name);
+        const addresses = await h.api("GET", `/api/v1/vaults/${utxo.id}/addresses`, { query: { size: 100 } });
+        assert.deepEqual(
+          addresses.body.addresses.map((a: Loose) => a.name).sort(),
+          [utxo.default_address.name, address.name].sort(),
+        );
+      });
+    }
+
+    it("takes names up to 1024 bytes, each one found again by name; a bad name is a 422 before a 404", async () => {
+      const longest = `${"é".repeat(511)}ab`;
+      assert.equal(Buffer.byteLength(longest), 1024);
+      await create({ name: longest, type: "evm" });
+      assert.equal((await vaultNamed(longest)).name, longest);
+      assert.equal(
+        (await h.api("POST", "/api/v1/vaults", { json: { name: `${longest}c`, type: "evm" } })).status,
+        422,
+      );
+      // Every rule at once: one issue each.
+      const res = await h.api("PUT", `/api/v1/vaults/${MISSING}/name`, {
+        json: { name: "\u202e\u200b  x\u00a0" },
+      });
+      assertValidationIssue(res, ["body", "name"]);
+      assert.equal(res.body.detail.length, 5, res.text);
+    });
+  });
+
   describe("archive and restore", () => {
     it("moves active → archived → active, idempotently; archived vaults stay listed and readable", async () => {
       const vault = await create({ name: uniqueName(), type: "evm" });
