@@ -1,6 +1,6 @@
 /** Parses the `custody-emulator` command line into emulator options, with a clear message per bad flag. */
 import { parseArgs } from "node:util";
-import type { EmulatorOptions } from "./start-emulator";
+import { checkPublicUrl, type EmulatorOptions } from "./start-emulator";
 
 export const USAGE = `Usage: custody-emulator [options]
 
@@ -9,6 +9,8 @@ A local, stateful custody API v0.2.0 server for tests and demos.
 Options:
   --host <host>            interface to listen on (default 127.0.0.1)
   --port <port>            port, 0 for any free port (default 8787)
+  --public-url <url>       base of the links it hands out (an export's download_url), when clients
+                           reach it at another address (default: the address it listens on)
   --state-file <file>      persist state to this JSON file and load it on start
   --state-write-delay <ms> wait for changes no request waits for, before writing them (default 50);
                            an acknowledged write is always on disk before its answer
@@ -46,6 +48,7 @@ export function parseCliArgs(argv: string[]): { help: true } | { help: false; op
       options: {
         host: { type: "string" },
         port: { type: "string" },
+        "public-url": { type: "string" },
         "state-file": { type: "string" },
         "state-write-delay": { type: "string" },
         seed: { type: "string" },
@@ -69,6 +72,13 @@ export function parseCliArgs(argv: string[]): { help: true } | { help: false; op
     options.host = s("host");
   }
   if (s("port") !== undefined) options.port = int("port", s("port")!, 0, 65535);
+  if (s("public-url") !== undefined) {
+    try {
+      options.publicUrl = checkPublicUrl(s("public-url")!, "--public-url");
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+  }
   if (s("state-file") !== undefined) {
     if (!s("state-file")) throw new UsageError("--state-file must not be empty");
     options.stateFile = s("state-file");

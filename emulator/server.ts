@@ -144,7 +144,7 @@ function injectedError(kind: string): ApiError {
 }
 
 export interface ServerOptions {
-  /** The emulator's own base URL, used when a request has no Host header. */
+  /** The base URL of the links the emulator hands out: its own address, or the configured public URL. */
   baseUrl: () => string;
 }
 
@@ -314,14 +314,14 @@ async function runEndpoint(
       );
     }
     const inputs = validateInputs(spec, req);
-    const hostHeader = req.headers.host;
     const handlerCtx = {
       ...inputs,
       principal,
       emulator: ctx,
       request: req,
       requestId: req.id,
-      baseUrl: hostHeader ? `http://${hostHeader}` : opts.baseUrl(),
+      // Never the request's Host header: a client must not steer where the links the emulator hands out point.
+      baseUrl: opts.baseUrl(),
     } as HandlerContext<typeof name>;
     result = await (
       handlers[name] as (c: HandlerContext<typeof name>) => HandlerResult | Promise<HandlerResult>

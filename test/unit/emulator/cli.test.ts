@@ -55,6 +55,8 @@ describe("emulator: CLI", function () {
       [["--latency-ms", "-5"], /--latency-ms/],
       [["--rate-limit", "1.5"], /--rate-limit must be an integer/],
       [["--progression", "slow"], /--progression must be immediate, manual or clock/],
+      [["--public-url", "localhost:8787"], /--public-url must be an http or https URL/],
+      [["--public-url", "http://x.example/?a=1"], /--public-url must have no query/],
       [["extra"], /Unexpected argument 'extra'/],
       [["--port"], /--port/],
     ];
