@@ -21,10 +21,15 @@ Options:
   --rate-limit <n>         requests per 60 s per token, 0 = unlimited (default 0)
   --progression <mode>     transaction progression: immediate|manual|clock (default immediate)
   --data-seed <seed>       seed of new record ids (default custody-emulator)
+  --print-credentials      add the API user's private key (apiUserPrivateKeyPem) to the JSON line
+  --credentials-file <file>
+                           write every credential, the private key included, to this JSON file
+                           (mode 0600, replaced if it exists) before printing the JSON line
   -h, --help               show this help
 
 Once listening it prints one JSON line on stdout:
-  {"baseUrl", "accessToken", "apiUserPrivateKeyPem", "webhookPublicKeyPem", "controlToken", "viewerAccessToken"}
+  {"baseUrl", "accessToken", "webhookPublicKeyPem", "controlToken", "viewerAccessToken"}
+The API user's private key is printed only with --print-credentials, or written with --credentials-file.
 SIGINT or SIGTERM stops it cleanly (the state file is written a last time).`;
 
 /** A command-line mistake; the CLI prints the message and exits with status 2. */
@@ -37,8 +42,18 @@ function int(flag: string, value: string, min: number, max: number): number {
   return n;
 }
 
+/** What the command line asks for besides the emulator's options: where its credentials go. */
+export interface CliOutput {
+  /** `--print-credentials`: the JSON line carries `apiUserPrivateKeyPem`. */
+  printCredentials: boolean;
+  /** `--credentials-file`: every credential is written there, mode 0600. */
+  credentialsFile?: string;
+}
+
 /** `{ help: true }` for --help, else the options. Throws `UsageError`. */
-export function parseCliArgs(argv: string[]): { help: true } | { help: false; options: EmulatorOptions } {
+export function parseCliArgs(
+  argv: string[],
+): { help: true } | ({ help: false; options: EmulatorOptions } & CliOutput) {
   let values: Record<string, string | boolean | undefined>;
   try {
     ({ values } = parseArgs({
@@ -58,6 +73,8 @@ export function parseCliArgs(argv: string[]): { help: true } | { help: false; op
         "rate-limit": { type: "string" },
         progression: { type: "string" },
         "data-seed": { type: "string" },
+        "print-credentials": { type: "boolean" },
+        "credentials-file": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     }));
@@ -111,5 +128,10 @@ export function parseCliArgs(argv: string[]): { help: true } | { help: false; op
     options.transactionProgression = mode;
   }
   if (s("data-seed") !== undefined) options.dataSeed = s("data-seed");
-  return { help: false, options };
+  const output: CliOutput = { printCredentials: values["print-credentials"] === true };
+  if (s("credentials-file") !== undefined) {
+    if (!s("credentials-file")) throw new UsageError("--credentials-file must not be empty");
+    output.credentialsFile = s("credentials-file");
+  }
+  return { help: false, options, ...output };
 }

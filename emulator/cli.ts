@@ -1,11 +1,50 @@
 #!/usr/bin/env node
 /**
  * `custody-emulator`: runs the emulator until SIGINT or SIGTERM. Exit status: 0 after a clean stop,
- * 1 when it cannot start (state file, port), 2 for a command-line mistake.
+ * 1 when it cannot start (state file, port, credentials file), 2 for a command-line mistake.
+ *
+ * The JSON line on stdout carries what a client needs to connect; the API user's private key only with
+ * `--print-credentials` (stdout often ends up in CI logs), or in the `--credentials-file`, mode 0600.
  */
-import { parseCliArgs, USAGE, UsageError } from "./cli-args";
-import { startEmulator } from "./start-emulator";
-import { StateFileError } from "./state/persistence";
+import { type CliOutput, parseCliArgs, USAGE, UsageError } from "./cli-args";
+import { type RunningEmulator, startEmulator } from "./start-emulator";
+import { StateFileError, writeFileAtomic } from "./state/persistence";
+
+/** Writes every credential of `emulator` to `file`, readable by its owner only; rejects naming the file. */
+async function writeCredentialsFile(file: string, emulator: RunningEmulator): Promise<void> {
+  const credentials = {
+    baseUrl: emulator.baseUrl,
+    accessToken: emulator.accessToken,
+    viewerAccessToken: emulator.viewerAccessToken,
+    controlToken: emulator.controlToken,
+    apiUserPrivateKeyPem: emulator.apiUserPrivateKeyPem,
+    apiUserPublicKeyPem: emulator.apiUserPublicKeyPem,
+    webhookPublicKeyPem: emulator.webhookPublicKeyPem,
+  };
+  try {
+    // A new file (created 0600, then renamed over the old one), so an existing file's wider mode is not kept.
+    await writeFileAtomic(file, `${JSON.stringify(credentials, null, 2)}\n`, `${process.pid}.credentials`);
+  } catch (err) {
+    throw new Error(
+      `cannot write credentials file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
+  }
+}
+
+/** The startup message on stderr: where the emulator listens and how to get the private key. */
+function startupMessage(emulator: RunningEmulator, output: CliOutput): string {
+  const lines = [`custody-emulator: listening on ${emulator.baseUrl}`];
+  if (output.credentialsFile)
+    lines.push(
+      `custody-emulator: credentials, the API user's private key included, written to ${output.credentialsFile} (mode 0600)`,
+    );
+  else if (!output.printCredentials)
+    lines.push(
+      "custody-emulator: the API user's private key is not printed; start with --print-credentials to add it " +
+        "to the JSON line, or --credentials-file <file> to write it to a file only you can read",
+    );
+  return `${lines.join("\n")}\n`;
+}
 
 async function main(): Promise<number | undefined> {
   let parsed: ReturnType<typeof parseCliArgs>;
@@ -33,17 +72,26 @@ async function main(): Promise<number | undefined> {
     process.stderr.write(`${message}\n`);
     return 1;
   }
+  if (parsed.credentialsFile) {
+    try {
+      await writeCredentialsFile(parsed.credentialsFile, emulator);
+    } catch (err) {
+      await emulator.close();
+      process.stderr.write(`custody-emulator: ${(err as Error).message}\n`);
+      return 1;
+    }
+  }
   process.stdout.write(
     `${JSON.stringify({
       baseUrl: emulator.baseUrl,
       accessToken: emulator.accessToken,
-      apiUserPrivateKeyPem: emulator.apiUserPrivateKeyPem,
+      ...(parsed.printCredentials ? { apiUserPrivateKeyPem: emulator.apiUserPrivateKeyPem } : {}),
       webhookPublicKeyPem: emulator.webhookPublicKeyPem,
       controlToken: emulator.controlToken,
       viewerAccessToken: emulator.viewerAccessToken,
     })}\n`,
   );
-  process.stderr.write(`custody-emulator: listening on ${emulator.baseUrl}\n`);
+  process.stderr.write(startupMessage(emulator, parsed));
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) {
