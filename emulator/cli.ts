@@ -6,7 +6,17 @@
  * The JSON line on stdout carries what a client needs to connect; the API user's private key only with
  * `--print-credentials` (stdout often ends up in CI logs), or in the `--credentials-file`, mode 0600.
  */
-import { type CliOutput, parseCliArgs, USAGE, UsageError } from "./cli-args";
+import {
+  type CliOutput,
+  CONTROL_TOKEN_ENV,
+  parseCliArgs,
+  parseRotateTokenArgs,
+  ROTATE_TOKEN_USAGE,
+  type RotateTokenCommand,
+  USAGE,
+  UsageError,
+} from "./cli-args";
+import { EmulatorControlClient, EmulatorControlError } from "./control/client";
 import { type RunningEmulator, startEmulator } from "./start-emulator";
 import { StateFileError, writeFileAtomic } from "./state/persistence";
 
@@ -46,16 +56,60 @@ function startupMessage(emulator: RunningEmulator, output: CliOutput): string {
   return `${lines.join("\n")}\n`;
 }
 
+/** Prints a command-line mistake; the caller exits with status 2. */
+function usageMistake(err: unknown, help: string): number {
+  if (!(err instanceof UsageError)) throw err;
+  process.stderr.write(`custody-emulator: ${err.message}\nRun '${help}' for the options.\n`);
+  return 2;
+}
+
+/** `custody-emulator rotate-token`: rotates a running emulator's token through its control API. */
+async function rotateToken(command: RotateTokenCommand): Promise<number> {
+  const control = new EmulatorControlClient({ baseUrl: command.url, controlToken: command.controlToken });
+  let token: string;
+  try {
+    token = await control.rotateToken(command.token);
+  } catch (err) {
+    const reason =
+      err instanceof EmulatorControlError
+        ? err.status === 401
+          ? `the emulator at ${command.url} refused the control token; set ${CONTROL_TOKEN_ENV} to the controlToken it printed when it started`
+          : `the emulator at ${command.url} answered HTTP ${err.status}: ${err.message}`
+        : `cannot reach the emulator at ${command.url}: ${
+            (err as { cause?: { code?: string }; code?: string }).cause?.code ??
+            (err as { code?: string }).code ??
+            (err as Error).message
+          }`;
+    process.stderr.write(`custody-emulator: ${reason}\n`);
+    return 1;
+  }
+  process.stdout.write(`${token}\n`);
+  process.stderr.write(
+    `custody-emulator: rotated the ${command.token === "access" ? "API user's" : "viewer's"} token; the old one now answers 401\n`,
+  );
+  return 0;
+}
+
 async function main(): Promise<number | undefined> {
+  const argv = process.argv.slice(2);
+  if (argv[0] === "rotate-token") {
+    let command: ReturnType<typeof parseRotateTokenArgs>;
+    try {
+      command = parseRotateTokenArgs(argv.slice(1), process.env);
+    } catch (err) {
+      return usageMistake(err, "custody-emulator rotate-token --help");
+    }
+    if (command.help) {
+      process.stdout.write(`${ROTATE_TOKEN_USAGE}\n`);
+      return 0;
+    }
+    return rotateToken(command);
+  }
   let parsed: ReturnType<typeof parseCliArgs>;
   try {
-    parsed = parseCliArgs(process.argv.slice(2));
+    parsed = parseCliArgs(argv);
   } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
-    process.stderr.write(
-      `custody-emulator: ${err.message}\nRun 'custody-emulator --help' for the options.\n`,
-    );
-    return 2;
+    return usageMistake(err, "custody-emulator --help");
   }
   if (parsed.help) {
     process.stdout.write(`${USAGE}\n`);

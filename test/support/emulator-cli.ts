@@ -42,12 +42,19 @@ export interface CliProcess<Info extends CliLine = CliInfo> {
   kill(): Promise<void>;
 }
 
-/** Runs the CLI to completion (for runs that exit by themselves) and returns what it printed. */
+/**
+ * Runs the CLI to completion (for runs that exit by themselves) and returns what it printed; `env` is added
+ * to this process's environment.
+ */
 export async function runCli(
   args: string[],
   timeoutMs = 10_000,
+  env: Record<string, string> = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [CLI_PATH, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [CLI_PATH, ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, ...env },
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
