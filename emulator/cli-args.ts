@@ -2,6 +2,7 @@
 import { parseArgs } from "node:util";
 import { checkPublicUrl, type EmulatorOptions } from "./start-emulator";
 
+/** Usage of `custody-emulator`. */
 export const USAGE = `Usage: custody-emulator [options]
        custody-emulator rotate-token [--url <baseUrl>] [--token access|viewer]
 
@@ -39,6 +40,7 @@ SIGINT or SIGTERM stops it cleanly (the state file is written a last time).
 
 'custody-emulator rotate-token --help' tells how to rotate a running emulator's token.`;
 
+/** Usage of `custody-emulator rotate-token`. */
 export const ROTATE_TOKEN_USAGE = `Usage: CUSTODY_EMULATOR_CONTROL_TOKEN=<controlToken> custody-emulator rotate-token [options]
 
 Rotates a bearer token of a running emulator and prints the new one on stdout. The old token answers 401
