@@ -88,6 +88,9 @@ function clientErrorAnswer(code: string | undefined): [number, string, string] {
   }
 }
 
+/** Connections already answered by {@link answerClientError}: node reports each later chunk's error too. */
+const answeredSockets = new WeakSet<Duplex>();
+
 /**
  * Answers a request that node's HTTP parser rejected (`clientError`: a header block over the limit, a
  * malformed request line or header, a timeout) in the API's error shape, with `Connection: close`, then
@@ -118,8 +121,6 @@ function answerClientError(err: Error & { code?: string }, socket: Duplex): void
   timer.unref();
   socket.once("close", () => clearTimeout(timer));
 }
-
-const answeredSockets = new WeakSet<Duplex>();
 
 /** Maps anything thrown to an `ApiError`: fastify's client errors keep their 4xx, the rest is a 500. */
 function toApiError(err: unknown, req?: FastifyRequest): ApiError {
