@@ -1,22 +1,115 @@
 #!/usr/bin/env node
 /**
  * `custody-emulator`: runs the emulator until SIGINT or SIGTERM. Exit status: 0 after a clean stop,
- * 1 when it cannot start (state file, port), 2 for a command-line mistake.
+ * 1 when it cannot start (state file, port, credentials file), 2 for a command-line mistake.
+ *
+ * The JSON line on stdout carries what a client needs to connect; the API user's private key only with
+ * `--print-credentials` (stdout often ends up in CI logs), or in the `--credentials-file`, mode 0600.
  */
-import { parseCliArgs, USAGE, UsageError } from "./cli-args";
-import { startEmulator } from "./start-emulator";
-import { StateFileError } from "./state/persistence";
+import {
+  type CliOutput,
+  CONTROL_TOKEN_ENV,
+  parseCliArgs,
+  parseRotateTokenArgs,
+  ROTATE_TOKEN_USAGE,
+  type RotateTokenCommand,
+  USAGE,
+  UsageError,
+} from "./cli-args";
+import { EmulatorControlClient, EmulatorControlError } from "./control/client";
+import { type RunningEmulator, startEmulator } from "./start-emulator";
+import { StateFileError, writeFileAtomic } from "./state/persistence";
+
+/** Writes every credential of `emulator` to `file`, readable by its owner only; rejects naming the file. */
+async function writeCredentialsFile(file: string, emulator: RunningEmulator): Promise<void> {
+  const credentials = {
+    baseUrl: emulator.baseUrl,
+    accessToken: emulator.accessToken,
+    viewerAccessToken: emulator.viewerAccessToken,
+    controlToken: emulator.controlToken,
+    apiUserPrivateKeyPem: emulator.apiUserPrivateKeyPem,
+    apiUserPublicKeyPem: emulator.apiUserPublicKeyPem,
+    webhookPublicKeyPem: emulator.webhookPublicKeyPem,
+  };
+  try {
+    // A new file (created 0600, then renamed over the old one), so an existing file's wider mode is not kept.
+    await writeFileAtomic(file, `${JSON.stringify(credentials, null, 2)}\n`, `${process.pid}.credentials`);
+  } catch (err) {
+    throw new Error(
+      `cannot write credentials file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
+  }
+}
+
+/** The startup message on stderr: where the emulator listens and how to get the private key. */
+function startupMessage(emulator: RunningEmulator, output: CliOutput): string {
+  const lines = [`custody-emulator: listening on ${emulator.baseUrl}`];
+  if (output.credentialsFile)
+    lines.push(
+      `custody-emulator: credentials, the API user's private key included, written to ${output.credentialsFile} (mode 0600)`,
+    );
+  else if (!output.printCredentials)
+    lines.push(
+      "custody-emulator: the API user's private key is not printed; start with --print-credentials to add it " +
+        "to the JSON line, or --credentials-file <file> to write it to a file only you can read",
+    );
+  return `${lines.join("\n")}\n`;
+}
+
+/** Prints a command-line mistake; the caller exits with status 2. */
+function usageMistake(err: unknown, help: string): number {
+  if (!(err instanceof UsageError)) throw err;
+  process.stderr.write(`custody-emulator: ${err.message}\nRun '${help}' for the options.\n`);
+  return 2;
+}
+
+/** `custody-emulator rotate-token`: rotates a running emulator's token through its control API. */
+async function rotateToken(command: RotateTokenCommand): Promise<number> {
+  const control = new EmulatorControlClient({ baseUrl: command.url, controlToken: command.controlToken });
+  let token: string;
+  try {
+    token = await control.rotateToken(command.token);
+  } catch (err) {
+    const reason =
+      err instanceof EmulatorControlError
+        ? err.status === 401
+          ? `the emulator at ${command.url} refused the control token; set ${CONTROL_TOKEN_ENV} to the controlToken it printed when it started`
+          : `the emulator at ${command.url} answered HTTP ${err.status}: ${err.message}`
+        : `cannot reach the emulator at ${command.url}: ${
+            (err as { cause?: { code?: string }; code?: string }).cause?.code ??
+            (err as { code?: string }).code ??
+            (err as Error).message
+          }`;
+    process.stderr.write(`custody-emulator: ${reason}\n`);
+    return 1;
+  }
+  process.stdout.write(`${token}\n`);
+  process.stderr.write(
+    `custody-emulator: rotated the ${command.token === "access" ? "API user's" : "viewer's"} token; the old one now answers 401\n`,
+  );
+  return 0;
+}
 
 async function main(): Promise<number | undefined> {
+  const argv = process.argv.slice(2);
+  if (argv[0] === "rotate-token") {
+    let command: ReturnType<typeof parseRotateTokenArgs>;
+    try {
+      command = parseRotateTokenArgs(argv.slice(1), process.env);
+    } catch (err) {
+      return usageMistake(err, "custody-emulator rotate-token --help");
+    }
+    if (command.help) {
+      process.stdout.write(`${ROTATE_TOKEN_USAGE}\n`);
+      return 0;
+    }
+    return rotateToken(command);
+  }
   let parsed: ReturnType<typeof parseCliArgs>;
   try {
-    parsed = parseCliArgs(process.argv.slice(2));
+    parsed = parseCliArgs(argv);
   } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
-    process.stderr.write(
-      `custody-emulator: ${err.message}\nRun 'custody-emulator --help' for the options.\n`,
-    );
-    return 2;
+    return usageMistake(err, "custody-emulator --help");
   }
   if (parsed.help) {
     process.stdout.write(`${USAGE}\n`);
@@ -33,17 +126,26 @@ async function main(): Promise<number | undefined> {
     process.stderr.write(`${message}\n`);
     return 1;
   }
+  if (parsed.credentialsFile) {
+    try {
+      await writeCredentialsFile(parsed.credentialsFile, emulator);
+    } catch (err) {
+      await emulator.close();
+      process.stderr.write(`custody-emulator: ${(err as Error).message}\n`);
+      return 1;
+    }
+  }
   process.stdout.write(
     `${JSON.stringify({
       baseUrl: emulator.baseUrl,
       accessToken: emulator.accessToken,
-      apiUserPrivateKeyPem: emulator.apiUserPrivateKeyPem,
+      ...(parsed.printCredentials ? { apiUserPrivateKeyPem: emulator.apiUserPrivateKeyPem } : {}),
       webhookPublicKeyPem: emulator.webhookPublicKeyPem,
       controlToken: emulator.controlToken,
       viewerAccessToken: emulator.viewerAccessToken,
     })}\n`,
   );
-  process.stderr.write(`custody-emulator: listening on ${emulator.baseUrl}\n`);
+  process.stderr.write(startupMessage(emulator, parsed));
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) {

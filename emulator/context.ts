@@ -2,6 +2,7 @@
  * Everything a running emulator holds, passed to route handlers and the control API.
  */
 import type { Clock } from "./clock";
+import type { ExportStore } from "./exports";
 import type { FaultInjector } from "./faults";
 import type { FixedWindowRateLimiter } from "./rate-limiter";
 import type { RequestLog } from "./request-log";
@@ -9,15 +10,6 @@ import type { Store } from "./state/store";
 import type { Views } from "./state/views";
 import type { TransactionProgression } from "./transactions/progression";
 import type { WebhookDispatcher } from "./webhooks/dispatcher";
-
-/** A finished balance export: the `Export` record and the CSV it points to. */
-export interface ExportEntry {
-  record: Record<string, unknown>;
-  csv: string;
-}
-
-/** Exports kept for download; older ones expire first. */
-export const EXPORT_LIMIT = 50;
 
 export interface EmulatorContext {
   store: Store;
@@ -28,7 +20,7 @@ export interface EmulatorContext {
   requestLog: RequestLog;
   progression: TransactionProgression;
   webhooks: WebhookDispatcher;
-  exports: Map<string, ExportEntry>;
+  exports: ExportStore;
   /** Replaces the state with a fresh seed (keeps credentials and webhook endpoints). */
   reset(seed: "default" | "empty"): void;
   /** Writes the state file now, if there is one; resolves when it is durable. */

@@ -62,9 +62,15 @@ export function makeCredentials(
 ): Credentials {
   const apiKey = p256KeyPair(fixed.apiUserPrivateKeyPem ?? existing?.apiUserPrivateKeyPem);
   const webhookKey = p256KeyPair(fixed.webhookPrivateKeyPem ?? existing?.webhookPrivateKeyPem);
+  const accessToken = fixed.accessToken ?? existing?.accessToken ?? jwtShapedToken(apiUserId);
+  const viewerAccessToken =
+    fixed.viewerAccessToken ?? existing?.viewerAccessToken ?? jwtShapedToken(viewerUserId);
+  // One token for both users would make the viewer a trader (the access token is matched first).
+  if (accessToken === viewerAccessToken)
+    throw new Error("credentials: accessToken and viewerAccessToken must differ");
   return {
-    accessToken: fixed.accessToken ?? existing?.accessToken ?? jwtShapedToken(apiUserId),
-    viewerAccessToken: fixed.viewerAccessToken ?? existing?.viewerAccessToken ?? jwtShapedToken(viewerUserId),
+    accessToken,
+    viewerAccessToken,
     controlToken:
       fixed.controlToken ?? existing?.controlToken ?? `emu-control-${randomBytes(24).toString("base64url")}`,
     apiUserPrivateKeyPem: apiKey.privateKeyPem,

@@ -12,6 +12,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { STATUS_CODES } from "node:http";
+import type { Duplex } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type EndpointName, type EndpointSpec, endpoints } from "@pulumi-custody/sdk/schema";
 import fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
@@ -68,6 +69,59 @@ class MalformedJsonError extends Error {
   }
 }
 
+/** The header of an answer after which the server reads nothing more from the connection. */
+const CLOSE = { connection: "close" };
+
+/** What node's HTTP parser rejected, as the emulator answers it: status, title, detail. */
+function clientErrorAnswer(code: string | undefined): [number, string, string] {
+  switch (code) {
+    case "HPE_HEADER_OVERFLOW":
+      return [
+        431,
+        "Request header fields too large",
+        "The request's header block exceeds the server's limit; send fewer or smaller headers",
+      ];
+    case "ERR_HTTP_REQUEST_TIMEOUT":
+      return [408, "Request timeout", "The request was not received in time"];
+    default:
+      return [400, "Bad request", "The request line or a header is malformed"];
+  }
+}
+
+/** Connections already answered by {@link answerClientError}: node reports each later chunk's error too. */
+const answeredSockets = new WeakSet<Duplex>();
+
+/**
+ * Answers a request that node's HTTP parser rejected (`clientError`: a header block over the limit, a
+ * malformed request line or header, a timeout) in the API's error shape, with `Connection: close`, then
+ * closes the connection: nothing more can be read from it, and a keep-alive client that is not told so
+ * sends its next request there and loses it. fastify's default answer has no `Connection: close`.
+ */
+function answerClientError(err: Error & { code?: string }, socket: Duplex): void {
+  if (err.code === "ECONNRESET" || socket.destroyed || answeredSockets.has(socket)) return;
+  answeredSockets.add(socket);
+  // An earlier request's response is still being written on this connection: bytes would corrupt it.
+  const busy = (socket as Duplex & { _httpMessage?: unknown })._httpMessage;
+  if (!socket.writable || busy) {
+    socket.destroy();
+    return;
+  }
+  const [status, title, detail] = clientErrorAnswer(err.code);
+  const requestId = randomUUID();
+  const body = JSON.stringify({ title, detail, request_id: requestId });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\nx-request-id: ${requestId}\r\n\r\n${body}`,
+  );
+  // Closing while the client still sends would reset the connection and could drop the answer on its way:
+  // keep reading (and discarding) until the client closes its side, for at most a few seconds.
+  socket.on("data", () => undefined);
+  socket.resume();
+  const timer = setTimeout(() => socket.destroy(), 5_000);
+  timer.unref();
+  socket.once("close", () => clearTimeout(timer));
+}
+
 /** Maps anything thrown to an `ApiError`: fastify's client errors keep their 4xx, the rest is a 500. */
 function toApiError(err: unknown, req?: FastifyRequest): ApiError {
   if (err instanceof ApiError) return err;
@@ -87,13 +141,19 @@ function toApiError(err: unknown, req?: FastifyRequest): ApiError {
         title: "Unsupported media type",
         detail: `Content-Type '${req?.headers["content-type"] ?? ""}' is not supported; send application/json`,
       });
+    // The rest of the body is not read: the connection ends after the answer, and the answer says so.
     case "FST_ERR_CTP_BODY_TOO_LARGE":
-      return new ApiError(413, {
-        title: "Payload too large",
-        detail: `The request body exceeds the limit of ${BODY_LIMIT} bytes`,
-      });
+      return new ApiError(
+        413,
+        { title: "Payload too large", detail: `The request body exceeds the limit of ${BODY_LIMIT} bytes` },
+        CLOSE,
+      );
     case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
-      return new ApiError(400, { title: "Bad request", detail: "Content-Length does not match the body" });
+      return new ApiError(
+        400,
+        { title: "Bad request", detail: "Content-Length does not match the body" },
+        CLOSE,
+      );
     case "FST_ERR_BAD_URL":
       return new ApiError(400, { title: "Bad request", detail: "The request URL is malformed" });
   }
@@ -144,7 +204,7 @@ function injectedError(kind: string): ApiError {
 }
 
 export interface ServerOptions {
-  /** The emulator's own base URL, used when a request has no Host header. */
+  /** The base URL of the links the emulator hands out: its own address, or the configured public URL. */
   baseUrl: () => string;
 }
 
@@ -154,6 +214,7 @@ export function buildServer(ctx: EmulatorContext, opts: ServerOptions): FastifyI
     bodyLimit: BODY_LIMIT,
     genReqId: () => randomUUID(),
     forceCloseConnections: true,
+    clientErrorHandler: answerClientError,
     routerOptions: { maxParamLength: 200 },
     frameworkErrors: (error, req, reply) => {
       sendError(req, reply, toApiError(error, req));
@@ -314,14 +375,14 @@ async function runEndpoint(
       );
     }
     const inputs = validateInputs(spec, req);
-    const hostHeader = req.headers.host;
     const handlerCtx = {
       ...inputs,
       principal,
       emulator: ctx,
       request: req,
       requestId: req.id,
-      baseUrl: hostHeader ? `http://${hostHeader}` : opts.baseUrl(),
+      // Never the request's Host header: a client must not steer where the links the emulator hands out point.
+      baseUrl: opts.baseUrl(),
     } as HandlerContext<typeof name>;
     result = await (
       handlers[name] as (c: HandlerContext<typeof name>) => HandlerResult | Promise<HandlerResult>

@@ -4,9 +4,10 @@
  */
 import { resolve } from "node:path";
 import { Clock } from "./clock";
-import type { EmulatorContext, ExportEntry } from "./context";
+import type { EmulatorContext } from "./context";
 import { EmulatorControlClient } from "./control/client";
 import { type CredentialOptions, makeCredentials } from "./credentials";
+import { ExportStore } from "./exports";
 import { FaultInjector } from "./faults";
 import { FixedWindowRateLimiter } from "./rate-limiter";
 import { RequestLog } from "./request-log";
@@ -27,6 +28,12 @@ export interface EmulatorOptions {
   host?: string;
   /** Port; default 0 (any free port). */
   port?: number;
+  /**
+   * Base URL of the links the emulator hands out (an export's `download_url`), when clients reach it at
+   * another address than the one it listens on (a container's published port, a proxy); default: the
+   * address it listens on. An `http` or `https` URL without query or fragment.
+   */
+  publicUrl?: string;
   /** Persist state to this JSON file; an existing file is loaded (its seed, keys and tokens win). */
   stateFile?: string;
   /** Seed data of a fresh state: `default` (a full organization) or `empty`; default `default`. */
@@ -79,9 +86,28 @@ function hostForUrl(host: string): string {
   return host.includes(":") ? `[${host}]` : host;
 }
 
+/**
+ * A public URL without its trailing slashes; throws an error naming the option (`name`) when the value is
+ * not an http(s) URL without query, fragment or credentials.
+ */
+export function checkPublicUrl(value: string, name = "publicUrl"): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`${name} must be an absolute http or https URL, got '${value}'`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new Error(`${name} must be an http or https URL, got '${value}'`);
+  if (url.search || url.hash || url.username || url.password)
+    throw new Error(`${name} must have no query, fragment or credentials, got '${value}'`);
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, "");
+}
+
 /** Starts an emulator; rejects with `StateFileError` when the state file cannot be used. */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const host = options.host ?? "127.0.0.1";
+  const publicUrl = options.publicUrl === undefined ? undefined : checkPublicUrl(options.publicUrl);
   const stateFile = options.stateFile ? resolve(options.stateFile) : undefined;
   const loaded = stateFile ? readStateFile(stateFile) : undefined;
   const idSeed = loaded?.id_seed ?? options.dataSeed ?? "custody-emulator";
@@ -114,7 +140,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const persistence = stateFile
     ? new StatePersistence(stateFile, () => store.snapshot(), options.persistDebounceMs ?? 50)
     : undefined;
-  const exports = new Map<string, ExportEntry>();
+  const exports = new ExportStore(() => clock.now());
 
   store.subscribe((event) => {
     if (event.kind === "changed") persistence?.schedule();
@@ -148,7 +174,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   };
 
   let baseUrl = "";
-  const app = buildServer(ctx, { baseUrl: () => baseUrl });
+  const app = buildServer(ctx, { baseUrl: () => publicUrl ?? baseUrl });
   // The file is written before listening: a state file that cannot be written fails the start.
   if (persistence) {
     persistence.schedule();

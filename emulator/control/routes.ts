@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
 import { ApiError, notFound, unauthorized, validationFailed } from "../api-error";
 import type { EmulatorContext } from "../context";
+import { EXPORT_DOWNLOAD_ROUTE } from "../exports";
 import { applyLargeSeed } from "../seed/large-seed";
 import type { ProposalRecord } from "../state/types";
 import { validate } from "../validation";
@@ -84,16 +85,26 @@ function conflict(detail: string): ApiError {
 export function registerControlRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   const { store, views } = ctx;
 
-  // Unauthenticated: a readiness probe, and export downloads (their unguessable id acts like a presigned URL).
+  // Without the control token: a readiness probe, and export downloads, which are signed, expiring links
+  // like presigned URLs (emulator/exports.ts). Every link that does not open an export gets the same 404,
+  // before any validation, so neither a malformed link nor another user's export is told apart.
   app.get(`${CONTROL_PREFIX}/health`, async () => ({ ok: true }));
-  app.get(`${CONTROL_PREFIX}/exports/:id/download`, async (req, reply) => {
-    const { params } = parse(req, { params: IdParam });
-    const entry = ctx.exports.get(params.id);
-    if (!entry) throw notFound("export", params.id);
+  app.get(EXPORT_DOWNLOAD_ROUTE, async (req, reply) => {
+    const { id } = req.params as { id: string };
+    const csv = ctx.exports.open(id, req.query);
+    if (csv === undefined) {
+      throw new ApiError(404, {
+        title: "Not found",
+        detail:
+          "No export at this link: the export is unknown, the signature does not match, or the link expired",
+        resource: "export",
+      });
+    }
     return reply
       .header("content-type", "text/csv; charset=utf-8")
-      .header("content-disposition", `attachment; filename="vault-balances-${params.id}.csv"`)
-      .send(entry.csv);
+      .header("content-disposition", `attachment; filename="vault-balances-${id}.csv"`)
+      .header("cache-control", "private, no-store")
+      .send(csv);
   });
 
   app.register(

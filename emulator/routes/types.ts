@@ -25,7 +25,7 @@ export interface HandlerContext<E extends EndpointName = EndpointName> {
   emulator: EmulatorContext;
   request: FastifyRequest;
   requestId: string;
-  /** `http://host:port` as the client addressed the emulator. */
+  /** Base of the links the emulator hands out: `publicUrl`, else the address it listens on (never the Host header). */
   baseUrl: string;
 }
 

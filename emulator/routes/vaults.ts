@@ -13,7 +13,6 @@
  */
 import { type CreateVaultRequest, nameRuleViolations } from "@pulumi-custody/sdk/schema";
 import { invalidField, notFound, preconditionFailed, validationFailed } from "../api-error";
-import { EXPORT_LIMIT } from "../context";
 import { findAsset } from "../seed/assets";
 import { buildVault } from "../seed/vault-factory";
 import { hasFilters, inDefaultOrder, matches, sortItems } from "../state/list-query";
@@ -218,10 +217,10 @@ export const vaultHandlers: Pick<
       "value_usd",
     ];
     const csv = [header, ...limited].map((r) => r.map(csvField).join(",")).join("\r\n") + "\r\n";
-    const id = store.nextId();
-    const nowMs = store.clock.now();
+    // Not from the data seed's counter: the id is part of the download link (emulator/exports.ts).
+    const ticket = exports.ticket();
     const record = {
-      id,
+      id: ticket.id,
       creation_time: store.now(),
       type: "csv",
       state: "ready",
@@ -232,11 +231,10 @@ export const vaultHandlers: Pick<
       failed_items_count: 0,
       total_items_count: limited.length,
       request_id: ctx.requestId,
-      download_url: `${ctx.baseUrl}/__emulator/exports/${id}/download`,
-      expiration_time: new Date(nowMs + 24 * 3600_000).toISOString().replace(/Z$/, "000Z"),
+      download_url: `${ctx.baseUrl}${ticket.downloadPath}`,
+      expiration_time: new Date(ticket.expiresAtMs).toISOString().replace(/Z$/, "000Z"),
     };
-    exports.set(id, { record, csv });
-    while (exports.size > EXPORT_LIMIT) exports.delete(exports.keys().next().value as string);
+    exports.add(ticket, csv);
     return { status: 200, body: record };
   },
 

@@ -128,8 +128,14 @@ const TOKENS: TokenRow[] = [
 
 function tokenEntry([chainId, type, contract, name, symbol, decimals, spam]: TokenRow): CatalogAsset {
   const chain = findChain(chainId)!;
-  const token =
-    type === "spl_token" ? { chain: chainId, base58_repr: contract } : { chain: chainId, hex_repr: contract };
+  // The published identifiers: ERC-20 `token: {chain, hex_repr}`, SPL `token: {chain, base58_repr}`, TRC-20
+  // `trc20: {chain, base58_repr}` (a TRON contract address is base58, and the key is named after the type).
+  const details =
+    type === "trc20"
+      ? { type, trc20: { chain: chainId, base58_repr: contract } }
+      : type === "spl_token"
+        ? { type, token: { chain: chainId, base58_repr: contract } }
+        : { type, token: { chain: chainId, hex_repr: contract } };
   return {
     chainUniqueId: chainId,
     chainType: chain.chain_type,
@@ -138,7 +144,7 @@ function tokenEntry([chainId, type, contract, name, symbol, decimals, spam]: Tok
       id: deterministicUuid("asset", type, chainId, contract),
       asset_identifier: {
         type: chain.chain_type,
-        details: { type, token },
+        details,
         chain,
       },
       name,

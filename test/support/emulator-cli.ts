@@ -9,20 +9,32 @@ import * as path from "node:path";
 /** `dist/emulator/cli.js`, next to the compiled tests. */
 export const CLI_PATH = path.resolve(__dirname, "../../emulator/cli.js");
 
-/** The line the CLI prints once listening. */
-export interface CliInfo {
+/** The line the CLI prints once listening, by default (the private key is printed only on request). */
+export interface CliLine {
   baseUrl: string;
   accessToken: string;
-  apiUserPrivateKeyPem: string;
   webhookPublicKeyPem: string;
   controlToken: string;
   viewerAccessToken: string;
 }
 
+/** The line the CLI prints with `--print-credentials`: the default line and the API user's private key. */
+export interface CliInfo extends CliLine {
+  apiUserPrivateKeyPem: string;
+}
+
+/** How {@link startCli} starts the CLI. */
+export interface StartCliOptions {
+  /** Pass `--print-credentials`, so the line carries the private key tests sign with; default true. */
+  printCredentials?: boolean;
+  /** How long to wait for the line; default 10 s. */
+  timeoutMs?: number;
+}
+
 /** A CLI process started by {@link startCli}; the test must stop or kill it. */
-export interface CliProcess {
+export interface CliProcess<Info extends CliLine = CliInfo> {
   child: ChildProcess;
-  info: CliInfo;
+  info: Info;
   stderr(): string;
   /** SIGTERM and wait for the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
@@ -30,12 +42,19 @@ export interface CliProcess {
   kill(): Promise<void>;
 }
 
-/** Runs the CLI to completion (for runs that exit by themselves) and returns what it printed. */
+/**
+ * Runs the CLI to completion (for runs that exit by themselves) and returns what it printed; `env` is added
+ * to this process's environment.
+ */
 export async function runCli(
   args: string[],
   timeoutMs = 10_000,
+  env: Record<string, string> = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [CLI_PATH, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [CLI_PATH, ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, ...env },
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -46,16 +65,31 @@ export async function runCli(
   return { code, stdout, stderr };
 }
 
-/** Starts the CLI on a free loopback port and resolves once it printed its JSON line. */
-export async function startCli(args: string[], timeoutMs = 10_000): Promise<CliProcess> {
-  const child = spawn(process.execPath, [CLI_PATH, "--host", "127.0.0.1", "--port", "0", ...args], {
+/**
+ * Starts the CLI on a free loopback port and resolves once it printed its JSON line; with
+ * `--print-credentials` unless `printCredentials: false`.
+ */
+export async function startCli(
+  args: string[],
+  options?: StartCliOptions & { printCredentials?: true },
+): Promise<CliProcess<CliInfo>>;
+export async function startCli(
+  args: string[],
+  options: StartCliOptions & { printCredentials: false },
+): Promise<CliProcess<CliLine>>;
+export async function startCli(
+  args: string[],
+  { printCredentials = true, timeoutMs = 10_000 }: StartCliOptions = {},
+): Promise<CliProcess<CliLine>> {
+  const flags = ["--host", "127.0.0.1", "--port", "0", ...(printCredentials ? ["--print-credentials"] : [])];
+  const child = spawn(process.execPath, [CLI_PATH, ...flags, ...args], {
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";
   let stderr = "";
   child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
   const exited = once(child, "exit");
-  const info = await new Promise<CliInfo>((resolve, reject) => {
+  const info = await new Promise<CliLine>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
       reject(new Error(`emulator did not start within ${timeoutMs} ms: ${stderr}`));
@@ -65,7 +99,7 @@ export async function startCli(args: string[], timeoutMs = 10_000): Promise<CliP
       const nl = stdout.indexOf("\n");
       if (nl >= 0) {
         clearTimeout(timer);
-        resolve(JSON.parse(stdout.slice(0, nl)) as CliInfo);
+        resolve(JSON.parse(stdout.slice(0, nl)) as CliLine);
       }
     });
     child.on("exit", (code) => {
