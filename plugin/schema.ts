@@ -27,6 +27,12 @@ import { PACKAGE } from "./tokens";
 
 const packageJson: { version: string } = require("../package.json");
 
+/** Where the project lives (the package's `repository`). */
+const REPOSITORY = "https://github.com/pulumi-custody/pulumi-custody";
+
+/** Where the engine finds the plugin's archives: the releases of {@link REPOSITORY}. */
+export const PLUGIN_DOWNLOAD_URL = "github://api.github.com/pulumi-custody/pulumi-custody";
+
 /** The plugin's version: the package's. */
 export const PLUGIN_VERSION: string = packageJson.version;
 
@@ -416,6 +422,10 @@ export function packageSchema(): Record<string, unknown> {
     description: "Custody vaults and vault addresses, and read-only data sources of the custody API.",
     keywords: ["pulumi", "custody", "vault", "category/cloud"],
     license: "Apache-2.0",
+    repository: REPOSITORY,
+    // The engine downloads the archive of the version an SDK names from this repository's release of that
+    // version (`pulumi-resource-custody-v<version>-<os>-<arch>.tar.gz`), as for Pulumi's own providers.
+    pluginDownloadURL: PLUGIN_DOWNLOAD_URL,
     meta: { moduleFormat: "(.*)" },
     language: languageOptions(),
     config: { variables: configVariables(), defaults: [] },

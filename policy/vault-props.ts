@@ -9,7 +9,7 @@ import { custodyResourceKind, vaultResource } from "pulumi-custody/core";
 
 /**
  * The Pulumi type token of a `Vault` of the dynamic provider (`pulumi-nodejs:dynamic/custody:Vault`); the rules
- * apply as well to the plugin's `custody:index:Vault` ({@link isVaultType}).
+ * apply as well to the plugin's `custody:index:Vault` (`isVaultType`).
  */
 export const VAULT_TYPE_TOKEN = vaultResource.dynamicType;
 

@@ -15,7 +15,7 @@ export PULUMI_SKIP_UPDATE_CHECK=true PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION
 export PULUMI_CREDENTIAL_STORE=plaintext
 
 step "Starting the custody emulator on 127.0.0.1"
-node dist/emulator/cli.js --host 127.0.0.1 --port 0 --state-file "$DEMO_DIR/emulator-state.json" \
+npx custody-emulator --host 127.0.0.1 --port 0 --state-file "$DEMO_DIR/emulator-state.json" \
   > "$DEMO_DIR/emulator.out" 2> "$DEMO_DIR/emulator.err" &
 EMULATOR_PID=$!
 stop_emulator() {
@@ -50,7 +50,7 @@ pulumi stack output --json
 step "Drift: renaming the treasury vault behind Pulumi's back"
 TREASURY_ID="$(pulumi stack output treasuryVaultId)"
 BASE_URL="$BASE_URL" ACCESS_TOKEN="$ACCESS_TOKEN" VAULT_ID="$TREASURY_ID" node -e '
-  const { CustodyClient } = require("./dist/sdk");
+  const { CustodyClient } = require("@pulumi-custody/sdk");
   const client = new CustodyClient({ baseUrl: process.env.BASE_URL, accessToken: process.env.ACCESS_TOKEN });
   client.vaults.rename(process.env.VAULT_ID, "renamed-out-of-band")
     .then(() => console.log(`renamed vault ${process.env.VAULT_ID} to "renamed-out-of-band"`))

@@ -117,7 +117,7 @@ export interface OpenUnionRule {
 const openEnums = new WeakMap<z.ZodType, OpenEnumRule>();
 const openUnions = new WeakMap<z.ZodType, OpenUnionRule & { variants: readonly z.ZodType[] }>();
 
-/** The modelled variants of an {@link openUnion}, for documents generated from the schemas. */
+/** The modelled variants of an open union (`openUnion`), for documents generated from the schemas. */
 export function variantsOfOpenUnion(schema: z.ZodType): readonly z.ZodType[] | undefined {
   return openUnions.get(schema)?.variants;
 }
