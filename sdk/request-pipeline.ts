@@ -15,7 +15,7 @@ import {
   CustodyResponseValidationError,
   CustodyValidationError,
 } from "./errors";
-import { redactSecrets } from "./redact";
+import { SecretRedactor } from "./redact";
 import { prebuiltParse } from "./schema/compiled-validator";
 import { type EndpointName, type EndpointSpec, endpoints, fillPath } from "./schema/endpoints";
 import type { ValidationIssue } from "./schema/errors";
@@ -118,10 +118,13 @@ export class RequestPipeline {
   readonly listConcurrency: number;
 
   readonly #authorization: string;
+  /** Scrubs the secrets from anything the service sends back before an error, log line or event shows it. */
+  readonly #redactor: SecretRedactor;
 
   constructor(options: RequestPipelineOptions) {
     this.#o = options;
     this.#authorization = `Bearer ${options.accessToken}`;
+    this.#redactor = new SecretRedactor(options.secrets);
     this.listConcurrency = options.listConcurrency;
   }
 
@@ -340,43 +343,49 @@ export class RequestPipeline {
     if (fast !== undefined) return fast.data;
     const result = spec.response.safeParse(body);
     if (result.success) return result.data;
-    const issues = toValidationIssues(result.error, "response");
+    // Issue paths hold the body's own keys (a record's keys are the server's choice): scrubbed like the body.
+    const issues = this.#redactor.value(toValidationIssues(result.error, "response"));
+    const described = this.#redactor.text(describeIssues(issues));
+    const requestId = this.#redactor.text(res.headers["x-request-id"] ?? "") || undefined;
     const fields = {
       status: res.status,
       method: spec.method,
       path,
-      requestId: res.headers["x-request-id"],
+      requestId,
       attempts: attempt,
       issues,
-      body: redactSecrets(body, this.#o.secrets),
+      body: this.#redactor.value(body),
     };
     if (this.#o.responseValidation === "warn") {
       this.#o.logger?.warn?.(
-        `${spec.method} ${path} (${name}): response does not match its schema: ${describeIssues(issues)}`,
-        { method: spec.method, path, status: res.status, requestId: fields.requestId, issues },
+        `${spec.method} ${path} (${name}): response does not match its schema: ${described}`,
+        { method: spec.method, path, status: res.status, requestId, issues },
       );
       return body;
     }
     throw new CustodyResponseValidationError(
       CustodyErrorCode.RESPONSE_INVALID,
       `${spec.method} ${path} succeeded with ${res.status}, but the response does not match the ${name} ` +
-        `response schema: ${describeIssues(issues)}. The call took effect; the raw body is in \`body\`.`,
+        `response schema: ${described}. The call took effect; the raw body is in \`body\`.`,
       fields,
     );
   }
 
   #responseError(spec: EndpointSpec, path: string, res: TransportResponse, attempts: number): CustodyError {
-    const clean = redactSecrets(res, this.#o.secrets);
-    return errorFromResponse({
-      status: clean.status,
-      headers: clean.headers,
-      bodyText: clean.bodyText,
-      method: spec.method,
-      path,
-      resource: spec.resource,
-      attempts,
-      retryAfterMs: res.status === 429 ? serverRequestedDelayMs(429, res.headers, this.#o.now()) : undefined,
-    });
+    return errorFromResponse(
+      {
+        status: res.status,
+        headers: res.headers,
+        bodyText: res.bodyText,
+        method: spec.method,
+        path,
+        resource: spec.resource,
+        attempts,
+        retryAfterMs:
+          res.status === 429 ? serverRequestedDelayMs(429, res.headers, this.#o.now()) : undefined,
+      },
+      this.#redactor,
+    );
   }
 
   #transportError(
@@ -389,7 +398,8 @@ export class RequestPipeline {
       method: spec.method,
       path,
       attempts,
-      cause: failure,
+      // A copy without the raw bytes a parser error may keep (they can echo the Authorization header).
+      cause: this.#redactor.error(failure),
       // A read has no effect to be unsure about; a write that may have arrived does.
       outcomeUnknown: failure.maybeSent && spec.method !== "GET",
     };
