@@ -298,10 +298,16 @@ export class RequestPipeline {
         attempt,
         status: res.status,
         delayMs: delay,
-        requestId: res.headers["x-request-id"],
+        requestId: this.#requestIdOf(res),
       });
       await this.#wait(delay, signal, spec, path, attempt);
     }
+  }
+
+  /** The response's `x-request-id`, scrubbed: a header is the server's text like its body. */
+  #requestIdOf(res: TransportResponse): string | undefined {
+    const id = res.headers["x-request-id"];
+    return id === undefined ? undefined : this.#redactor.text(id);
   }
 
   #report(
@@ -383,7 +389,7 @@ export class RequestPipeline {
     issues: ValidationIssue[],
   ): unknown {
     const described = this.#redactor.text(describeIssues(issues));
-    const requestId = this.#redactor.text(res.headers["x-request-id"] ?? "") || undefined;
+    const requestId = this.#requestIdOf(res);
     const tookEffect = spec.method !== "GET";
     if (tookEffect || this.#o.responseValidation === "warn") {
       this.#o.logger?.warn?.(

@@ -327,6 +327,28 @@ describe("sdk redaction: success responses that break their schema", () => {
   });
 });
 
+describe("sdk redaction: log lines of retries", () => {
+  it("a retried status whose x-request-id echoes the token leaves it out of the debug line", async () => {
+    const server = await startLoopbackServer();
+    const lines: string[] = [];
+    const client = clientFor(server, SLASHED_TOKEN, {
+      maxRetries: 1,
+      advanced: { sleep: async () => {} },
+      logger: { debug: (m: string, f: Record<string, unknown>) => lines.push(m + JSON.stringify(f)) },
+    });
+    server.enqueue(
+      { status: 503, headers: { "x-request-id": `Bearer ${SLASHED_TOKEN}` }, body: {} },
+      { status: 204 },
+    );
+    await client.vaults.archive(IDS.vault);
+    await client.close();
+    await server.close();
+    assert.equal(lines.length, 1);
+    for (const line of lines) assert.ok(!shows(line, SLASHED_TOKEN), line);
+    assert.match(lines[0]!, /"requestId":"Bearer \[REDACTED\]"/);
+  });
+});
+
 describe("sdk redaction: raw bytes a transport's HTTP parser keeps", () => {
   let raw: Server;
   let answer = "";
