@@ -10,7 +10,13 @@ import { strict as assert } from "node:assert";
 import { createServer, type Server, type Socket } from "node:net";
 import { inspect } from "node:util";
 import fc from "fast-check";
-import { CustodyClient, CustodyError, type CustodyLogger, type RequestEvent } from "../../../sdk";
+import {
+  CustodyClient,
+  CustodyError,
+  type CustodyLogger,
+  type RequestEvent,
+  responseValidationIssues,
+} from "../../../sdk";
 import { REDACTED, redactSecrets } from "../../../sdk/redact";
 import { type LoopbackServer, startLoopbackServer } from "../../support/loopback-server";
 import { IDS } from "./helpers";
@@ -324,6 +330,30 @@ describe("sdk redaction: success responses that break their schema", () => {
     assert.ok(warnings.length > 0, "the mismatch was logged");
     for (const line of warnings) assert.ok(!shows(line, SLASHED_TOKEN), `log line: ${line.slice(0, 200)}`);
     for (const e of events) assert.ok(!shows(JSON.stringify(e), SLASHED_TOKEN), "request event");
+  });
+
+  it("a write that took effect: its issues, log line and event are scrubbed; its result is the service's data", async () => {
+    const warnings: string[] = [];
+    const events: RequestEvent[] = [];
+    const client = clientFor(server, SLASHED_TOKEN, {
+      logger: { warn: (m: string, f: Record<string, unknown>) => warnings.push(m + JSON.stringify(f)) },
+      onRequest: (e: RequestEvent) => events.push(e),
+    });
+    const echo = jsonEscaped(SLASHED_TOKEN, () => "upper");
+    server.enqueue({
+      status: 201,
+      headers: { "x-request-id": `Bearer ${SLASHED_TOKEN}` },
+      body: `{"id":42,"name":"Bearer ${echo}","type":"evm","state":"active"}`,
+    });
+    const vault = await client.vaults.create({ type: "evm", name: "x" });
+    await client.close();
+    assert.ok(responseValidationIssues(vault).length > 0, "the body broke its schema");
+    assert.ok(!shows(JSON.stringify(responseValidationIssues(vault)), SLASHED_TOKEN), "issues");
+    assert.equal(warnings.length, 1);
+    assert.ok(!shows(warnings[0]!, SLASHED_TOKEN), `log line: ${warnings[0]!.slice(0, 200)}`);
+    for (const e of events) assert.ok(!shows(JSON.stringify(e), SLASHED_TOKEN), "request event");
+    // sdk/README.md, "Lenient responses": the result itself is returned as the service sent it.
+    assert.equal(vault.name, `Bearer ${SLASHED_TOKEN}`);
   });
 });
 
