@@ -68,9 +68,10 @@ export interface CustodyClientOptions {
   /** Appended to the `user-agent` header, e.g. `my-app/1.2`. */
   userAgent?: string;
   /**
-   * What to do when a success response does not match its schema. `"throw"` (default): reject with
-   * `CustodyResponseValidationError`, which carries the raw body. `"warn"`: log through `logger.warn` and
-   * resolve to the raw body, unchecked.
+   * What a read (GET) does when its 2xx body does not match its schema. `"throw"` (default): reject with
+   * `CustodyResponseValidationError`, which names each field and rule and carries the body. `"warn"`: resolve
+   * to the body as it came, with the issues on it (`responseValidationIssues(result)`), and log through
+   * `logger.warn`. A write that took effect always does the latter (sdk/README.md, "Lenient responses").
    */
   responseValidation?: "throw" | "warn";
   /** Receives retry notices (`debug`) and response-schema warnings (`warn`). Never receives credentials. */

@@ -16,6 +16,7 @@ import {
   CustodyTimeoutError,
   CustodyValidationError,
 } from "./errors";
+import { SecretRedactor } from "./redact";
 import type { ValidationIssue } from "./schema/errors";
 import { describeIssues } from "./validation-issues";
 
@@ -67,16 +68,26 @@ const STATUS_TEXT: Record<number, string> = {
 
 const MAX_TEXT_DETAIL = 500;
 
-/** The error for a non-2xx response: class and code by status, fields from the body and headers. */
-export function errorFromResponse(res: ErrorResponse): CustodyError {
-  const body = parseBody(res.bodyText);
+const NO_SECRETS = new SecretRedactor([]);
+
+/**
+ * The error for a non-2xx response: class and code by status, fields from the body and headers.
+ *
+ * Everything the server sent is scrubbed by `redactor` before any field or the message is made of it, and
+ * after the body is parsed: scrubbing the raw text would miss a secret written with JSON escapes (`\/`,
+ * `\uXXXX`), which parsing turns back into the secret (sdk/redact.ts).
+ */
+export function errorFromResponse(res: ErrorResponse, redactor: SecretRedactor = NO_SECRETS): CustodyError {
+  const body = redactor.value(parseBody(res.bodyText));
+  const headers = redactor.value(res.headers);
   const record = isRecord(body) ? body : {};
   const issues = readIssues(record.detail);
   const title =
     str(record.title) ?? STATUS_TEXT[res.status] ?? STATUS_TEXT[Math.floor(res.status / 100) * 100];
+  // Joined issues are scrubbed again: a secret could be split across the parts of a `loc` (a JWT has dots).
   const detail =
     issues !== undefined
-      ? describeIssues(issues)
+      ? redactor.text(describeIssues(issues))
       : (str(record.detail) ?? (typeof body === "string" && body !== "" ? truncate(body) : undefined));
   const resource =
     str(record.resource) ?? (res.status === 404 || res.status === 409 ? res.resource : undefined);
@@ -85,7 +96,7 @@ export function errorFromResponse(res: ErrorResponse): CustodyError {
     title,
     detail,
     fullDetail: str(record.full_detail),
-    requestId: str(record.request_id) ?? res.headers["x-request-id"],
+    requestId: str(record.request_id) ?? headers["x-request-id"],
     errorType: str(record.error_type),
     systemErrorCode: str(record.system_error_code),
     resource,

@@ -9,6 +9,8 @@
 import { inspect } from "node:util";
 import type { ValidationIssue } from "./schema/errors";
 
+export { responseValidationIssues } from "./validation-issues";
+
 /** Every `code` a {@link CustodyError} can carry. */
 export const CustodyErrorCode = {
   /** 400: a precondition failed; see `errorType`. */
@@ -43,7 +45,7 @@ export const CustodyErrorCode = {
   REQUEST_TIMEOUT: "ERR_CUSTODY_REQUEST_TIMEOUT",
   /** The caller's `AbortSignal` fired. */
   ABORTED: "ERR_CUSTODY_ABORTED",
-  /** A success response did not match its schema; `body` holds what arrived. */
+  /** The 2xx body of a read did not match its schema; `body` holds what arrived, `issues` where it differed. */
   RESPONSE_INVALID: "ERR_CUSTODY_RESPONSE_INVALID",
   /** A client option is missing or malformed. */
   INVALID_CONFIG: "ERR_CUSTODY_INVALID_CONFIG",
@@ -265,8 +267,10 @@ export class CustodyAbortedError extends CustodyError {}
 setErrorName(CustodyAbortedError, "CustodyAbortedError");
 
 /**
- * A success response did not match the response schema. The call itself succeeded (`status` is 2xx); `body`
- * holds everything the service sent, and `issues` says where it differed, so no data is lost.
+ * The 2xx body of a read (GET) did not match the response schema, so no typed value can be returned for it
+ * (with `responseValidation: "throw"`, the default). A read changes nothing; `body` holds what the service sent
+ * (secrets removed), and `issues` names each field and the rule it broke. A write that took effect never
+ * throws this: it returns its result with the issues on it (`responseValidationIssues(result)`).
  */
 export class CustodyResponseValidationError extends CustodyError {
   /** Where the body differs from the schema; `loc` starts with `response`. */

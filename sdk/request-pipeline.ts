@@ -15,7 +15,7 @@ import {
   CustodyResponseValidationError,
   CustodyValidationError,
 } from "./errors";
-import { redactSecrets } from "./redact";
+import { SecretRedactor } from "./redact";
 import { prebuiltParse } from "./schema/compiled-validator";
 import { type EndpointName, type EndpointSpec, endpoints, fillPath } from "./schema/endpoints";
 import type { ValidationIssue } from "./schema/errors";
@@ -25,7 +25,13 @@ import type { RateLimiter } from "./transport/rate-limiter";
 import { type AttemptFailure, type RetryPolicy, serverRequestedDelayMs } from "./transport/retry-policy";
 import type { Sleep } from "./transport/sleep";
 import { type Transport, TransportFailure, type TransportResponse } from "./transport/transport";
-import { describeIssues, type IssueLocation, requestErrorMap, toValidationIssues } from "./validation-issues";
+import {
+  describeIssues,
+  type IssueLocation,
+  requestErrorMap,
+  toValidationIssues,
+  withResponseIssues,
+} from "./validation-issues";
 
 /** The success value of an endpoint: its parsed response schema, or `undefined` for 204 endpoints. */
 export type EndpointResponse<N extends EndpointName> = (typeof endpoints)[N] extends {
@@ -56,7 +62,7 @@ export interface RequestArgs extends CallOptions {
 export interface CustodyLogger {
   /** Retries and other routine events. */
   debug?(message: string, fields: Record<string, unknown>): void;
-  /** Responses that did not match their schema (with `responseValidation: "warn"`). */
+  /** 2xx responses returned although their body did not match its schema (every write; reads with "warn"). */
   warn?(message: string, fields: Record<string, unknown>): void;
 }
 
@@ -79,6 +85,12 @@ export interface RequestEvent {
   durationMs: number;
   /** Time the client-side rate limiter held the attempt before it was sent, ms. */
   queuedMs: number;
+  /**
+   * For a 2xx whose body did not match the endpoint's response schema: each field and the rule it broke (`loc`
+   * starts with `response`), secrets removed; absent otherwise. The call's result carries the same list
+   * (`responseValidationIssues(result)`) when it is returned; a read with `responseValidation: "throw"` rejects.
+   */
+  validationIssues?: readonly ValidationIssue[];
 }
 
 /** Signs `<path>|<timestamp>|<body>` with the API user's key (`signing/sign-request.ts`); gives `x-signature`. */
@@ -111,6 +123,12 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 /** Headers the pipeline owns; a caller's values for them are ignored. */
 const RESERVED_HEADERS = new Set(["authorization", "x-signature", "x-timestamp", "content-type", "host"]);
 
+/** A 2xx body, parsed; `issues` when it broke the endpoint's response schema (then `value` is the body as it came). */
+interface ParsedSuccess {
+  value: unknown;
+  issues?: ValidationIssue[];
+}
+
 /** Validates, sends, retries and parses calls to the endpoints of the table. */
 export class RequestPipeline {
   readonly #o: RequestPipelineOptions;
@@ -118,10 +136,13 @@ export class RequestPipeline {
   readonly listConcurrency: number;
 
   readonly #authorization: string;
+  /** Scrubs the secrets from anything the service sends back before an error, log line or event shows it. */
+  readonly #redactor: SecretRedactor;
 
   constructor(options: RequestPipelineOptions) {
     this.#o = options;
     this.#authorization = `Bearer ${options.accessToken}`;
+    this.#redactor = new SecretRedactor(options.secrets);
     this.listConcurrency = options.listConcurrency;
   }
 
@@ -257,8 +278,15 @@ export class RequestPipeline {
         continue;
       }
 
+      if (res.status >= 200 && res.status < 300) {
+        const { value, issues } = this.#parseSuccess(spec, res);
+        const outcome =
+          issues === undefined ? { status: res.status } : { status: res.status, validationIssues: issues };
+        this.#report(spec, path, attempt, queuedAt, sentAt, outcome);
+        if (issues === undefined) return value;
+        return this.#unvalidated(name, spec, path, res, attempt, value, issues);
+      }
       this.#report(spec, path, attempt, queuedAt, sentAt, { status: res.status });
-      if (res.status >= 200 && res.status < 300) return this.#parseSuccess(name, spec, path, res, attempt);
 
       const failure: AttemptFailure = { kind: "status", status: res.status, headers: res.headers };
       const delay = this.#o.retryPolicy.delayBeforeRetry(spec.retry, failure, attempt - 1);
@@ -270,10 +298,16 @@ export class RequestPipeline {
         attempt,
         status: res.status,
         delayMs: delay,
-        requestId: res.headers["x-request-id"],
+        requestId: this.#requestIdOf(res),
       });
       await this.#wait(delay, signal, spec, path, attempt);
     }
+  }
+
+  /** The response's `x-request-id`, scrubbed: a header is the server's text like its body. */
+  #requestIdOf(res: TransportResponse): string | undefined {
+    const id = res.headers["x-request-id"];
+    return id === undefined ? undefined : this.#redactor.text(id);
   }
 
   #report(
@@ -282,7 +316,7 @@ export class RequestPipeline {
     attempt: number,
     queuedAt: number,
     sentAt: number,
-    outcome: { status?: number; failure?: string },
+    outcome: { status?: number; failure?: string; validationIssues?: readonly ValidationIssue[] },
   ): void {
     if (!this.#o.onRequest) return;
     try {
@@ -321,14 +355,9 @@ export class RequestPipeline {
     }
   }
 
-  #parseSuccess(
-    name: EndpointName,
-    spec: EndpointSpec,
-    path: string,
-    res: TransportResponse,
-    attempt: number,
-  ): unknown {
-    if (spec.response === undefined || res.status === 204) return undefined;
+  /** The parsed body of a 2xx answer, and its issues when it broke the endpoint's response schema. */
+  #parseSuccess(spec: EndpointSpec, res: TransportResponse): ParsedSuccess {
+    if (spec.response === undefined || res.status === 204) return { value: undefined };
     let body: unknown;
     try {
       body = JSON.parse(res.bodyText);
@@ -337,46 +366,71 @@ export class RequestPipeline {
     }
     // The compiled validator accepts what zod accepts, and returns what zod would; zod still words the errors.
     const fast = prebuiltParse(spec.response)?.(body);
-    if (fast !== undefined) return fast.data;
-    const result = spec.response.safeParse(body);
-    if (result.success) return result.data;
-    const issues = toValidationIssues(result.error, "response");
-    const fields = {
-      status: res.status,
-      method: spec.method,
-      path,
-      requestId: res.headers["x-request-id"],
-      attempts: attempt,
-      issues,
-      body: redactSecrets(body, this.#o.secrets),
-    };
-    if (this.#o.responseValidation === "warn") {
+    if (fast !== undefined) return { value: fast.data };
+    const schema = spec.response;
+    const result = withErrorMap(requestErrorMap, () => schema.safeParse(body, { error: requestErrorMap }));
+    if (result.success) return { value: result.data };
+    // Issue paths hold the body's own keys (a record's keys are the server's choice): scrubbed like the body.
+    return { value: body, issues: this.#redactor.value(toValidationIssues(result.error, "response")) };
+  }
+
+  /**
+   * A 2xx body that broke its schema. A call that took effect (any write: POST or PUT) never fails because of
+   * the shape of its answer: it returns the body with the issues on it, and warns. A read returns it so only
+   * with `responseValidation: "warn"`; otherwise it throws, since no typed value can be made of the body.
+   */
+  #unvalidated(
+    name: EndpointName,
+    spec: EndpointSpec,
+    path: string,
+    res: TransportResponse,
+    attempt: number,
+    body: unknown,
+    issues: ValidationIssue[],
+  ): unknown {
+    const described = this.#redactor.text(describeIssues(issues));
+    const requestId = this.#requestIdOf(res);
+    const tookEffect = spec.method !== "GET";
+    if (tookEffect || this.#o.responseValidation === "warn") {
       this.#o.logger?.warn?.(
-        `${spec.method} ${path} (${name}): response does not match its schema: ${describeIssues(issues)}`,
-        { method: spec.method, path, status: res.status, requestId: fields.requestId, issues },
+        `${spec.method} ${path} (${name}): ${tookEffect ? "the call took effect, but " : ""}the response ` +
+          `does not match its schema: ${described}. It is returned as it came; ` +
+          "responseValidationIssues(result) lists the issues.",
+        { method: spec.method, path, status: res.status, requestId, issues },
       );
-      return body;
+      return withResponseIssues(body, issues);
     }
     throw new CustodyResponseValidationError(
       CustodyErrorCode.RESPONSE_INVALID,
-      `${spec.method} ${path} succeeded with ${res.status}, but the response does not match the ${name} ` +
-        `response schema: ${describeIssues(issues)}. The call took effect; the raw body is in \`body\`.`,
-      fields,
+      `${spec.method} ${path} answered ${res.status}, but the response does not match the ${name} response ` +
+        `schema: ${described}. A read changes nothing; the body as it came (secrets removed) is in \`body\`.`,
+      {
+        status: res.status,
+        method: spec.method,
+        path,
+        requestId,
+        attempts: attempt,
+        issues,
+        body: this.#redactor.value(body),
+      },
     );
   }
 
   #responseError(spec: EndpointSpec, path: string, res: TransportResponse, attempts: number): CustodyError {
-    const clean = redactSecrets(res, this.#o.secrets);
-    return errorFromResponse({
-      status: clean.status,
-      headers: clean.headers,
-      bodyText: clean.bodyText,
-      method: spec.method,
-      path,
-      resource: spec.resource,
-      attempts,
-      retryAfterMs: res.status === 429 ? serverRequestedDelayMs(429, res.headers, this.#o.now()) : undefined,
-    });
+    return errorFromResponse(
+      {
+        status: res.status,
+        headers: res.headers,
+        bodyText: res.bodyText,
+        method: spec.method,
+        path,
+        resource: spec.resource,
+        attempts,
+        retryAfterMs:
+          res.status === 429 ? serverRequestedDelayMs(429, res.headers, this.#o.now()) : undefined,
+      },
+      this.#redactor,
+    );
   }
 
   #transportError(
@@ -389,7 +443,8 @@ export class RequestPipeline {
       method: spec.method,
       path,
       attempts,
-      cause: failure,
+      // A copy without the raw bytes a parser error may keep (they can echo the Authorization header).
+      cause: this.#redactor.error(failure),
       // A read has no effect to be unsure about; a write that may have arrived does.
       outcomeUnknown: failure.maybeSent && spec.method !== "GET",
     };

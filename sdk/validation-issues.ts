@@ -89,3 +89,39 @@ function describeType(value: unknown): string {
   if (Array.isArray(value)) return "array";
   return typeof value;
 }
+
+/** The non-enumerable property of a returned result that holds the issues of its body (sdk/README.md). */
+const RESULT_ISSUES = "validationIssues";
+const NO_ISSUES: readonly ValidationIssue[] = Object.freeze([]);
+
+/**
+ * What a call returns when its body broke the response schema but is returned all the same: the body as it
+ * came, or `{}` when it is not a JSON object or array (so that there is something to carry the issues, which
+ * say what arrived instead), with `issues` as its non-enumerable `validationIssues`.
+ */
+export function withResponseIssues(body: unknown, issues: readonly ValidationIssue[]): object {
+  const result = body !== null && typeof body === "object" ? body : {};
+  // The service's fields are snake_case; should one ever be called this, the data wins over the issues.
+  if (Object.hasOwn(result, RESULT_ISSUES)) return result;
+  Object.defineProperty(result, RESULT_ISSUES, {
+    value: Object.freeze([...issues]),
+    enumerable: false,
+    writable: false,
+    configurable: true,
+  });
+  return result;
+}
+
+/**
+ * The issues of a result that a call returned although its body did not match the endpoint's response schema:
+ * a write that took effect always returns its result this way, a read with `responseValidation: "warn"`
+ * (sdk/README.md, "Lenient responses"). Each issue names the field (`loc`, starting with `response`) and the
+ * rule it broke (`msg`). Empty for a result that matched its schema, and for any other value.
+ */
+export function responseValidationIssues(result: unknown): readonly ValidationIssue[] {
+  if (result === null || typeof result !== "object") return NO_ISSUES;
+  const own = Object.getOwnPropertyDescriptor(result, RESULT_ISSUES);
+  return own !== undefined && !own.enumerable && Array.isArray(own.value)
+    ? (own.value as readonly ValidationIssue[])
+    : NO_ISSUES;
+}

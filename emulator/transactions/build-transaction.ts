@@ -26,8 +26,33 @@ export function vaultTypeFor(transactionType: string): string {
   return transactionType.replace(/_(transaction|message)$/, "");
 }
 
-function recipientAddress(store: Store, views: Views, to: unknown): string {
-  if (typeof to === "string") return to;
+/** A bare vault id, as real clients send it for `to` (docs/api-notes.md, "Transactions"). */
+const VAULT_ID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+
+/** A resolved recipient: its address, and the vault it belongs to when it names one of ours. */
+interface Recipient {
+  address: string;
+  vault?: Json;
+}
+
+function invalidRecipient(detail: string): Error {
+  return preconditionFailed("Invalid recipient", detail, "invalid_recipient");
+}
+
+function vaultRecipient(store: Store, views: Views, vaultId: string): Recipient {
+  const target = store.vaults.get(vaultId.toLowerCase()) ?? store.vaults.get(vaultId);
+  const address = target ? views.mainAddress(target) : undefined;
+  if (!target || !address) throw invalidRecipient(`Recipient vault ${vaultId} does not exist`);
+  return { address, vault: views.vaultRef(target) };
+}
+
+/**
+ * The recipient `to` names: an object (`hex`/`address`, `vault_id`, `vault_address_id`, `contact_id`), or a bare
+ * string, which is the id of the recipient vault when it is a UUID (no chain's address is) and an address
+ * otherwise.
+ */
+function recipientOf(store: Store, views: Views, to: unknown): Recipient {
+  if (typeof to === "string") return VAULT_ID.test(to) ? vaultRecipient(store, views, to) : { address: to };
   const r = to as {
     type: string;
     address?: string;
@@ -37,35 +62,18 @@ function recipientAddress(store: Store, views: Views, to: unknown): string {
   };
   if (r.type === "vault_address_id") {
     const address = store.addresses.get(r.vault_address_id!);
-    if (!address) {
-      throw preconditionFailed(
-        "Invalid recipient",
-        `Recipient vault address ${r.vault_address_id} does not exist`,
-        "invalid_recipient",
-      );
-    }
-    return address.address;
+    if (!address) throw invalidRecipient(`Recipient vault address ${r.vault_address_id} does not exist`);
+    return { address: address.address };
   }
-  if (r.type === "vault_id") {
-    const target = store.vaults.get(r.vault_id!);
-    const address = target ? views.mainAddress(target) : undefined;
-    if (!address) {
-      throw preconditionFailed(
-        "Invalid recipient",
-        `Recipient vault ${r.vault_id} does not exist`,
-        "invalid_recipient",
-      );
-    }
-    return address;
-  }
+  if (r.type === "vault_id") return vaultRecipient(store, views, r.vault_id!);
   if (r.type === "contact_id") {
-    throw preconditionFailed(
-      "Invalid recipient",
-      `Contact ${r.contact_id} does not exist (the emulator has no address book)`,
-      "invalid_recipient",
-    );
+    throw invalidRecipient(`Contact ${r.contact_id} does not exist (the emulator has no address book)`);
   }
-  return r.address!;
+  return { address: r.address! };
+}
+
+function recipientAddress(store: Store, views: Views, to: unknown): string {
+  return recipientOf(store, views, to).address;
 }
 
 function chainOf(id: string): Json {
@@ -107,11 +115,15 @@ function typeFields(store: Store, views: Views, vault: VaultRecord, body: Json):
       const chainId = asset.details.chain ?? asset.details.token!.chain;
       const chain = chainOf(chainId);
       const isToken = asset.details.type !== "native";
-      const to = recipientAddress(store, views, details.to);
+      const recipient = recipientOf(store, views, details.to);
+      const to = recipient.address;
       return {
         chain,
         from: { type: "evm", address: from, vault: vaultRef },
-        to: { type: "evm", address: isToken ? asset.details.token!.hex_repr : to },
+        // A token transfer calls the token's contract; the recipient is in the type details.
+        to: isToken
+          ? { type: "evm", address: asset.details.token!.hex_repr }
+          : { type: "evm", address: to, ...(recipient.vault ? { vault: recipient.vault } : {}) },
         value: isToken
           ? "0"
           : transferValue(store, vault, details.value as { type: string }, chain.unique_id as string),

@@ -31,9 +31,19 @@ function typedByType(variants: Record<string, z.ZodType>) {
 const EvmAddress = z
   .string()
   .regex(/^0[xX][a-fA-F0-9]{40}$/, { message: "must be a 0x-prefixed 20-byte hex address" });
-/** A recipient: a hex address object, another vault, a contact, or (as real clients send) a bare address. */
+/**
+ * A bare recipient, as real clients send it and the service accepts (docs/api-notes.md, "Transactions"): a hex
+ * address, or the id of the recipient vault. One pattern, so that a wrong value gets one message naming both.
+ */
+const BareEvmRecipient = z
+  .string()
+  .regex(
+    /^(?:0[xX][a-fA-F0-9]{40}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/,
+    { message: "must be a 0x-prefixed 20-byte hex address or a vault id (a UUID)" },
+  );
+/** A recipient: a hex address object, another vault, a contact, or (as real clients send) a bare string. */
 const EvmRecipient = z.union([
-  EvmAddress,
+  BareEvmRecipient,
   openUnion("type", [
     z.object({ type: z.literal("hex"), address: EvmAddress }),
     z.object({ type: z.literal("vault_id"), vault_id: Uuid }),
@@ -209,7 +219,8 @@ export const CreateTransactionRequest = z
   });
 
 /**
- * A transfer recipient: a bare address, `{type: "hex", address}`, another vault, or an address-book contact.
+ * A transfer recipient: `{type: "hex", address}`, another vault, an address-book contact, or a bare string: an
+ * address, or (EVM) the id of the recipient vault, as real clients send them (docs/api-notes.md, "Transactions").
  */
 type Recipient =
   | string
@@ -249,6 +260,13 @@ export type CreateTransactionRequest = TransactionEnvelope &
   );
 export type { Recipient as TransferRecipient };
 
+/**
+ * The signing vault of a transaction (`managed_transaction_data.vault`). Real `createTransaction` answers send
+ * it as `{id, name, state}` only, without the `type` the published `VaultRef` requires (docs/api-notes.md,
+ * "Transactions"), so `type` is optional here.
+ */
+const SigningVaultRef = VaultRef.extend({ type: VaultRef.shape.type.optional() });
+
 /** A transaction record; lenient, since its union has many variants. */
 export const Transaction = z.looseObject({
   id: Uuid,
@@ -275,7 +293,7 @@ export const Transaction = z.looseObject({
     .looseObject({
       idempotence_id: z.string().optional(),
       signer_type: z.string().optional(),
-      vault: VaultRef.optional(),
+      vault: SigningVaultRef.optional(),
     })
     .optional(),
 });

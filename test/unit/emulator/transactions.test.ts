@@ -219,6 +219,35 @@ describe("emulator: transactions", () => {
       assertError(await h.createTransaction(toVault), 400, { error_type: "invalid_recipient" });
     });
 
+    it('takes an EVM transfer\'s `to` in every form the service takes (docs/api-notes.md, "Transactions")', async () => {
+      const target = (await h.api("POST", "/api/v1/vaults", { json: { name: uniqueName(), type: "evm" } }))
+        .body;
+      const address = "0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF";
+      const forms: [string, unknown, string, string | undefined][] = [
+        ["a hex object", { type: "hex", address }, address, undefined],
+        ["a vault_id object", { type: "vault_id", vault_id: target.id }, target.address, target.id],
+        ["a bare 0x address", address, address, undefined],
+        ["a bare vault id", target.id, target.address, target.id],
+        ["a bare vault id in upper case", target.id.toUpperCase(), target.address, target.id],
+      ];
+      for (const [form, to, expectedAddress, expectedVault] of forms) {
+        const body = transfer();
+        (body.details as Loose).to = to;
+        const res = await h.createTransaction(body);
+        assert.equal(res.status, 201, `${form}: ${res.text}`);
+        assertResponseShape("createTransaction", res.body);
+        assert.equal(res.body.to.address, expectedAddress, form);
+        // The service names the recipient vault in `to.vault`, as it does for the sender in `from.vault`.
+        assert.equal(res.body.to.vault?.id, expectedVault, form);
+      }
+      const toMissing = transfer();
+      (toMissing.details as Loose).to = MISSING;
+      assertError(await h.createTransaction(toMissing), 400, { error_type: "invalid_recipient" });
+      const toNothing = transfer();
+      (toNothing.details as Loose).to = "0x123";
+      assertValidationIssue(await h.createTransaction(toNothing), ["body", "details", "to"]);
+    });
+
     it("creates Solana, UTXO, raw EVM and black-box transactions", async () => {
       const sol = (await h.api("POST", "/api/v1/vaults", { json: { name: uniqueName(), type: "solana" } }))
         .body;

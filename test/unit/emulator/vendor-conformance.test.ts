@@ -180,6 +180,31 @@ describe("emulator: conformance to the published OpenAPI 0.2.0 document", functi
       },
     });
     conform("POST", "/api/v1/transactions", tx, 201);
+    // The recipient in each form the service takes (docs/api-notes.md, "Transactions"): the answer still
+    // conforms, the recipient vault named in `to.vault`.
+    const recipientVault = await send(
+      "POST",
+      "/api/v1/vaults",
+      { name: "Conformance EVM to", type: "evm" },
+      201,
+    );
+    for (const to of [
+      { type: "hex", address: "0x2222222222222222222222222222222222222222" },
+      { type: "vault_id", vault_id: recipientVault.id },
+      recipientVault.id,
+    ]) {
+      const sent = await h.createTransaction({
+        vault_id: ids.evm,
+        type: "evm_transaction",
+        details: {
+          type: "evm_transfer",
+          to,
+          value: { type: "value", value: "1" },
+          asset_identifier: { type: "evm", details: { type: "native", chain: "evm_ethereum_mainnet" } },
+        },
+      });
+      conform("POST", "/api/v1/transactions", sent, 201);
+    }
     const receiver = await startWebhookReceiver();
     try {
       await send("POST", "/api/v1/webhooks/test", { url: receiver.url }, 204);

@@ -267,17 +267,22 @@ describe("sdk errors: one class per status", () => {
     // Certainly wrong (an id that is not a string), not merely newer than this release.
     const oddVault = { ...evmVault, id: 42 };
 
-    it("reject with CustodyResponseValidationError carrying the raw body (default)", async () => {
-      server.enqueue({ status: 201, body: oddVault, headers: { "x-request-id": REQUEST_ID } });
-      const err = await createVault(client).catch((e: unknown) => e);
+    it("a read rejects with CustodyResponseValidationError carrying the raw body (default)", async () => {
+      server.enqueue({ status: 200, body: oddVault, headers: { "x-request-id": REQUEST_ID } });
+      const err = await getVault(client).catch((e: unknown) => e);
       assert.ok(err instanceof CustodyResponseValidationError);
       assert.equal(err.code, "ERR_CUSTODY_RESPONSE_INVALID");
-      assert.equal(err.status, 201);
+      assert.equal(err.status, 200);
       assert.equal(err.requestId, REQUEST_ID);
       assert.deepEqual(err.body, oddVault, "nothing the service sent is lost");
       assert.deepEqual(err.issues[0].loc, ["response", "id"]);
       assert.equal(err.outcomeUnknown, false);
-      assert.ok(err.message.includes("The call took effect"), err.message);
+      assert.ok(err.message.includes("A read changes nothing"), err.message);
+    });
+
+    it("a write that took effect resolves instead (test/unit/sdk/response-validation.test.ts)", async () => {
+      server.enqueue({ status: 201, body: oddVault });
+      assert.deepEqual(await createVault(client), oddVault);
     });
 
     it('resolve to the raw body and warn with responseValidation: "warn"', async () => {

@@ -115,6 +115,24 @@ const cases: Case[] = [
       }),
     issue: ["body.details.value.value", "must be a string of decimal digits"],
   },
+  {
+    title: "an EVM recipient that is neither an address nor a vault id",
+    call: (c) =>
+      c.transactions.create({
+        ...evmTransferRequest,
+        details: { ...evmTransferRequest.details, to: "0x123" },
+      }),
+    issue: ["body.details.to", "must be a 0x-prefixed 20-byte hex address or a vault id (a UUID)"],
+  },
+  {
+    title: "an EVM recipient object with a bad vault id",
+    call: (c) =>
+      c.transactions.create({
+        ...evmTransferRequest,
+        details: { ...evmTransferRequest.details, to: { type: "vault_id", vault_id: "vault-2" } },
+      }),
+    issue: ["body.details.to.vault_id", "must be a UUID"],
+  },
 ];
 
 describe("sdk request validation", () => {
@@ -176,6 +194,32 @@ describe("sdk request validation", () => {
         body: { id: IDS.transaction, created_at: AT, modified_at: AT, type: body.type, state: "approved" },
       });
       await client.transactions.create(body as never);
+      assert.equal(server.requests.at(-1)?.body, JSON.stringify(body));
+    }
+  });
+
+  it("an EVM transfer's `to` in each of the forms the service accepts is sent as given", async () => {
+    // docs/api-notes.md, "Transactions": an object, a bare 0x address, or the bare id of the recipient vault.
+    for (const to of [
+      { type: "hex", address: "0xB519a7f0e0C5e2b5C1d8b1B4b7E6b2F0c3D4e5F6" },
+      { type: "vault_id", vault_id: IDS.utxoVault },
+      { type: "contact_id", contact_id: IDS.user },
+      "0xB519a7f0e0C5e2b5C1d8b1B4b7E6b2F0c3D4e5F6",
+      IDS.utxoVault,
+      IDS.utxoVault.toUpperCase(),
+    ] as const) {
+      server.enqueue({
+        status: 201,
+        body: {
+          id: IDS.transaction,
+          created_at: AT,
+          modified_at: AT,
+          type: "evm_transaction",
+          state: "approved",
+        },
+      });
+      const body = { ...evmTransferRequest, details: { ...evmTransferRequest.details, to } };
+      await client.transactions.create(body);
       assert.equal(server.requests.at(-1)?.body, JSON.stringify(body));
     }
   });
