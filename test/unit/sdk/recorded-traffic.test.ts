@@ -16,7 +16,7 @@ import {
   CustodyErrorCode,
   CustodyValidationError,
   responseValidationIssues,
-} from "../../../sdk";
+} from "../../../sdk/index";
 import { type EndpointName, type EndpointSpec, endpoints } from "../../../sdk/schema/endpoints";
 import { type LoopbackServer, startLoopbackServer } from "../../support/loopback-server";
 import { repoPath } from "../../support/pulumi-engine";

@@ -16,7 +16,7 @@ import {
   type CustodyLogger,
   type RequestEvent,
   responseValidationIssues,
-} from "../../../sdk";
+} from "../../../sdk/index";
 import { REDACTED, redactSecrets } from "../../../sdk/redact";
 import { type LoopbackServer, startLoopbackServer } from "../../support/loopback-server";
 import { IDS } from "./helpers";

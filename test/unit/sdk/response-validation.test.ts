@@ -13,7 +13,7 @@ import {
   CustodyValidationError,
   type RequestEvent,
   responseValidationIssues,
-} from "../../../sdk";
+} from "../../../sdk/index";
 import { type LoopbackServer, startLoopbackServer } from "../../support/loopback-server";
 import { evmTransferRequest, evmVault, fixture, IDS, testClient, transactionRecord } from "./helpers";
 

@@ -1,0 +1,190 @@
+/**
+ * The product as users get it, for the end-to-end tests: the release artifacts (`scripts/release-artifacts.sh`:
+ * each package's `npm pack`, the plugin archive, the SDKs generated from the plugin's schema) and projects
+ * outside the repository that install them as users do, from those files.
+ *
+ * Both are made once per test process and shared by every suite that asks ({@link releaseArtifacts},
+ * {@link installedProject}), so that the suites pay for one release build and one `npm install`.
+ *
+ * @module
+ */
+import { execFile } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { promisify } from "node:util";
+import { repoPath, runRepoScript } from "./pulumi-engine";
+
+const execFileAsync = promisify(execFile);
+const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+
+/** The workspaces of the repository, by folder: the packages a release publishes to npm. */
+export const WORKSPACES = ["sdk", "emulator", "provider", "policy", "plugin", "cli"] as const;
+
+/** One of {@link WORKSPACES}. */
+export type Workspace = (typeof WORKSPACES)[number];
+
+/** What a release publishes, as files. */
+export interface ReleaseArtifacts {
+  /** The directory holding every artifact. */
+  dir: string;
+  /** The version of every package, the plugin and its SDKs. */
+  version: string;
+  /** The `npm pack` tarball of each package, by workspace folder. */
+  npm: Record<Workspace, string>;
+  /** The npm name of each package, by workspace folder. */
+  names: Record<Workspace, string>;
+  /** The plugin archive for this machine's platform (`pulumi plugin install --file`). */
+  pluginArchive: string;
+  /** The plugin's schema as `pulumi package get-schema` prints it. */
+  schema: string;
+  /** The compiled Node.js SDK, packed (`@pulumi-custody/custody`). */
+  nodeSdk: string;
+  /** The Python SDK's wheel (`pulumi_custody`). */
+  wheel: string;
+  /** The Python SDK's sdist. */
+  sdist: string;
+}
+
+let artifacts: Promise<ReleaseArtifacts> | undefined;
+
+/** The release artifacts, built once per process (the script itself skips what is up to date). */
+export function releaseArtifacts(): Promise<ReleaseArtifacts> {
+  artifacts ??= buildArtifacts();
+  return artifacts;
+}
+
+async function buildArtifacts(): Promise<ReleaseArtifacts> {
+  const dir = await runRepoScript("release-artifacts.sh");
+  const manifest = (workspace: string) =>
+    JSON.parse(fs.readFileSync(repoPath(workspace, "package.json"), "utf8")) as {
+      name: string;
+      version: string;
+    };
+  const version = manifest("plugin").version;
+  const npmTarballs = {} as Record<Workspace, string>;
+  const names = {} as Record<Workspace, string>;
+  for (const workspace of WORKSPACES) {
+    const { name } = manifest(workspace);
+    names[workspace] = name;
+    npmTarballs[workspace] = path.join(dir, `${name.replace(/^@/, "").replace("/", "-")}-${version}.tgz`);
+  }
+  const arch = { x64: "amd64", arm64: "arm64" }[process.arch as string] ?? process.arch;
+  const release: ReleaseArtifacts = {
+    dir,
+    version,
+    npm: npmTarballs,
+    names,
+    pluginArchive: path.join(dir, `pulumi-resource-custody-v${version}-${process.platform}-${arch}.tar.gz`),
+    schema: path.join(dir, "schema.json"),
+    nodeSdk: path.join(dir, `pulumi-custody-custody-${version}.tgz`),
+    wheel: path.join(dir, `pulumi_custody-${version}-py3-none-any.whl`),
+    sdist: path.join(dir, `pulumi_custody-${version}.tar.gz`),
+  };
+  for (const file of [...Object.values(npmTarballs), release.pluginArchive, release.schema, release.nodeSdk])
+    await fs.promises.access(file).catch(() => {
+      throw new Error(`${file} is missing after scripts/release-artifacts.sh`);
+    });
+  return release;
+}
+
+/** The packages of this repository a package depends on, which npm cannot fetch (they are not published). */
+const OWN_DEPENDENCIES: Record<Workspace, Workspace[]> = {
+  sdk: [],
+  emulator: ["sdk"],
+  provider: ["sdk"],
+  policy: ["provider", "sdk"],
+  plugin: ["provider", "sdk"],
+  cli: ["provider", "sdk"],
+};
+
+/** A project made by {@link installProject}. */
+export interface InstalledProject {
+  /** Its directory (outside the repository). */
+  dir: string;
+  /** What `npm install` printed. */
+  installLog: string;
+  /** The path of an installed bin (`node_modules/.bin/<name>`). */
+  bin(name: string): string;
+}
+
+/** What {@link installProject} installs. */
+export interface InstallOptions {
+  /** The packages of this repository, from their tarballs (their own dependencies among them come along). */
+  workspaces: readonly Workspace[];
+  /** Further dependencies, name to npm spec (a version or a `file:` path). */
+  dependencies?: Record<string, string>;
+  /** The directory to make; a new temporary one by default. */
+  dir?: string;
+}
+
+/**
+ * A new npm project outside the repository with `workspaces` installed from their release tarballs, as `npm
+ * install <file>` installs them: the registry supplies everything else.
+ */
+export async function installProject(options: InstallOptions): Promise<InstalledProject> {
+  const release = await releaseArtifacts();
+  const dir = options.dir ?? (await fs.promises.mkdtemp(path.join(os.tmpdir(), "custody-installed-")));
+  await fs.promises.mkdir(dir, { recursive: true });
+  const wanted = new Set<Workspace>();
+  for (const workspace of options.workspaces) {
+    wanted.add(workspace);
+    for (const dependency of OWN_DEPENDENCIES[workspace]) wanted.add(dependency);
+  }
+  const dependencies: Record<string, string> = { ...options.dependencies };
+  for (const workspace of wanted) dependencies[release.names[workspace]] = `file:${release.npm[workspace]}`;
+  await fs.promises.writeFile(
+    path.join(dir, "package.json"),
+    `${JSON.stringify({ name: path.basename(dir).toLowerCase(), private: true, dependencies }, null, 2)}\n`,
+  );
+  const install = await execFileAsync(npm, ["install", "--no-audit", "--no-fund", "--prefer-offline"], {
+    cwd: dir,
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  return {
+    dir,
+    installLog: `${install.stdout}\n${install.stderr}`,
+    bin: (name) => path.join(dir, "node_modules", ".bin", name),
+  };
+}
+
+/** The exact versions of the Pulumi SDK and TypeScript that the tests' programs install. */
+export function programToolVersions(): { pulumi: string; typescript: string; typesNode: string } {
+  const version = (name: string) =>
+    (
+      JSON.parse(fs.readFileSync(repoPath("node_modules", name, "package.json"), "utf8")) as {
+        version: string;
+      }
+    ).version;
+  return {
+    pulumi: version("@pulumi/pulumi"),
+    // The second leg sets the newest TypeScript that @pulumi/pulumi admits (engine/current-versions.env).
+    typescript: process.env.CUSTODY_TEST_TYPESCRIPT ?? version("typescript"),
+    typesNode: "^20.19.0",
+  };
+}
+
+let project: Promise<InstalledProject> | undefined;
+
+/**
+ * The one project every end-to-end suite of the delivered product shares: every package of this repository
+ * and the Node.js SDK of the plugin, installed from their release files, with `@pulumi/pulumi` and TypeScript
+ * as a `pulumi new typescript` project has them. Programs of the suites live in folders inside it, so that
+ * they resolve these packages as a user's program does.
+ */
+export function installedProject(): Promise<InstalledProject> {
+  project ??= (async () => {
+    const release = await releaseArtifacts();
+    const tools = programToolVersions();
+    return installProject({
+      workspaces: WORKSPACES,
+      dependencies: {
+        "@pulumi/pulumi": tools.pulumi,
+        "@pulumi-custody/custody": `file:${release.nodeSdk}`,
+        typescript: tools.typescript,
+        "@types/node": tools.typesNode,
+      },
+    });
+  })();
+  return project;
+}
