@@ -1,14 +1,16 @@
-// The `custody` provider plugin from a Python program: examples/python-quickstart, through the Python SDK
-// generated from the plugin's schema (scripts/gen-sdks.sh) and our Python language host
-// (engine/language-python), under the real CLI, against the emulator. Create, rename, drift detected by
-// `preview --refresh --expect-no-changes` and repaired, archive on delete and restore on recreate, adoption
-// (`adoptExisting`), `pulumi import`, and `pulumi install` creating the project's virtualenv.
+// The `custody` provider plugin as users get it: installed from its release archive with
+// `pulumi plugin install resource custody <version> --file <archive>`, and the SDKs generated from its schema,
+// installed from their release files (scripts/release-artifacts.sh; test/support/release.ts).
 //
-// The Python dependencies (pip `pulumi` and the generated SDK) come from scripts/install-python-deps.sh, a
-// virtualenv cached between runs. The steps share one stack and run in order.
+// From Python: examples/python-quickstart, copied out of the repository, on the SDK's wheel installed by pip into
+// a new virtualenv, run by our Python language host (engine/language-python) under the real CLI, against the
+// emulator. Create, rename, drift detected by `preview --refresh --expect-no-changes` and repaired, archive on
+// delete and restore on recreate, adoption (`adoptExisting`), `pulumi import`, and `pulumi install` creating the
+// project's virtualenv from its requirements.txt. The steps share one stack and run in order.
 //
 // A shorter second suite runs the same scenario from a JavaScript program (test/fixtures/sdk-nodejs) through
-// the npm package generated from the same schema.
+// the npm package generated from the same schema, installed from its tarball into the project the suites of
+// the delivered product share.
 import * as assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
@@ -27,14 +29,14 @@ import {
   stateResources,
   type TestEmulator,
 } from "../support/e2e-custody";
+import { createLocalStack, disposeLocalStack, enginePaths, repoPath } from "../support/pulumi-engine";
 import {
-  createLocalStack,
-  disposeLocalStack,
-  enginePaths,
-  pluginLauncherDir,
-  repoPath,
-  runRepoScript,
-} from "../support/pulumi-engine";
+  installedProject,
+  installPluginFromArchive,
+  releaseArtifacts,
+  userPath,
+  virtualenvWithWheel,
+} from "../support/release";
 
 const execFileAsync = promisify(execFile);
 
@@ -53,12 +55,13 @@ const NAMES = {
 };
 
 /**
- * A copy of the example in `dir`: its program, and its Pulumi.yaml with `virtualenv` set to `virtualenv`;
- * `requirements` replaces its requirements.txt (whose SDK path is relative to the example's directory).
+ * A copy of the example in `dir`: its program, its requirements.txt, and its Pulumi.yaml with `virtualenv` set
+ * to `virtualenv`; `requirements` replaces its requirements.txt.
  */
 async function copyExample(dir: string, virtualenv: string, requirements?: string): Promise<string> {
   await fs.promises.mkdir(dir, { recursive: true });
   await fs.promises.copyFile(path.join(EXAMPLE, "__main__.py"), path.join(dir, "__main__.py"));
+  await fs.promises.copyFile(path.join(EXAMPLE, "requirements.txt"), path.join(dir, "requirements.txt"));
   const project = await fs.promises.readFile(path.join(EXAMPLE, "Pulumi.yaml"), "utf8");
   assert.match(project, /virtualenv: venv\n/, "the example's Pulumi.yaml names its virtualenv");
   await fs.promises.writeFile(
@@ -75,8 +78,8 @@ describe("Python program through the generated SDK and the plugin (real engine, 
   let stack: Stack;
   let tempRoot: string;
   let binDirs: string;
-  let sdkDir: string;
   let schemaVersion: string;
+  let releaseDir: string;
   let virtualenvDir: string;
   const ids = new Map<string, string>();
 
@@ -97,20 +100,21 @@ describe("Python program through the generated SDK and the plugin (real engine, 
       .catch(() => {
         throw new Error(`${engine.binDir} has no pulumi-language-python: run scripts/install-pulumi.sh`);
       });
-    const virtualenv = await runRepoScript("install-python-deps.sh");
-    virtualenvDir = virtualenv;
-    sdkDir = repoPath("dist", "sdks", "python");
-    schemaVersion = JSON.parse(
-      await fs.promises.readFile(repoPath("dist", "sdks", "schema.json"), "utf8"),
-    ).version;
+    const release = await releaseArtifacts();
+    releaseDir = release.dir;
+    schemaVersion = JSON.parse(await fs.promises.readFile(release.schema, "utf8")).version;
     tempRoot = await fs.promises.mkdtemp(path.join(os.tmpdir(), "python-path-e2e-"));
-    binDirs = [await pluginLauncherDir(tempRoot), engine.binDir, process.env.PATH].join(path.delimiter);
+    const virtualenv = await virtualenvWithWheel(path.join(tempRoot, "venv"));
+    virtualenvDir = virtualenv;
+    // No plugin on PATH: the engine takes the one installed from the archive (`installPluginFromArchive`).
+    binDirs = userPath(engine.binDir);
     emulator = await startTestEmulator();
     stack = await createLocalStack({
       projectDir: await copyExample(path.join(tempRoot, "project"), virtualenv),
       stackName: "python",
       envVars: { PATH: binDirs },
     });
+    await installPluginFromArchive(stack);
     await configureForEmulator(stack, emulator);
   });
 
@@ -242,6 +246,7 @@ describe("Python program through the generated SDK and the plugin (real engine, 
       programFile: "__main__.py",
       path: binDirs,
       vaultName: "py printed code",
+      prepare: installPluginFromArchive,
     });
 
     assert.match(code, /^import pulumi_custody as custody$/m);
@@ -277,6 +282,7 @@ describe("Python program through the generated SDK and the plugin (real engine, 
       envVars: { PATH: binDirs },
     });
     try {
+      await installPluginFromArchive(functions);
       await configureForEmulator(functions, emulator, { target: { value: made.name } });
       const { outputs } = await functions.up();
       assert.deepEqual(outputs.ids.value, [made.id]);
@@ -293,23 +299,18 @@ describe("Python program through the generated SDK and the plugin (real engine, 
     }
   });
 
-  it("`pulumi install` creates the project's virtualenv with pulumi and the generated SDK", async function () {
+  it("`pulumi install` creates the project's virtualenv from its requirements.txt, with the SDK's wheel", async function () {
     this.timeout(10 * 60_000);
-    const dir = await copyExample(
-      path.join(tempRoot, "install"),
-      "venv",
-      // The example's requirements, with the SDK at its absolute path (the copy is elsewhere).
-      (await fs.promises.readFile(path.join(EXAMPLE, "requirements.txt"), "utf8")).replace(
-        /^\.\.\/\.\.\/dist\/sdks\/python$/m,
-        sdkDir,
-      ),
-    );
-    assert.match(
-      await fs.promises.readFile(path.join(dir, "requirements.txt"), "utf8"),
-      new RegExp(`^${sdkDir}$`, "m"),
-    );
-
-    await pulumiCli(stack, ["install"], { cwd: dir, onStack: false });
+    const dir = await copyExample(path.join(tempRoot, "install"), "venv");
+    const requirements = await fs.promises.readFile(path.join(dir, "requirements.txt"), "utf8");
+    // The example names the SDK as a package index serves it; pip finds it in the release files here.
+    assert.match(requirements, /^pulumi_custody\b/m);
+    stack.workspace.envVars.PIP_FIND_LINKS = releaseDir;
+    try {
+      await pulumiCli(stack, ["install"], { cwd: dir, onStack: false });
+    } finally {
+      delete stack.workspace.envVars.PIP_FIND_LINKS;
+    }
 
     const { stdout } = await execFileAsync(path.join(dir, "venv", "bin", "python"), [
       "-c",
@@ -348,6 +349,7 @@ describe("JavaScript program through the generated npm SDK and the plugin (real 
   let stack: Stack;
   let tempRoot: string;
   let schemaVersion: string;
+  let project: { dir: string };
   const ids = new Map<string, string>();
   const treasury = (name: string) => ({ name, type: "evm" });
   const cold = { name: "js Cold", type: "utxo", chain: "bitcoin_testnet" };
@@ -359,18 +361,21 @@ describe("JavaScript program through the generated npm SDK and the plugin (real 
   before(async function () {
     this.timeout(40 * 60_000);
     const engine = await enginePaths();
-    // Generates and compiles the SDKs (dist/sdks/nodejs/bin), which the fixture program requires.
-    const sdks = await runRepoScript("gen-sdks.sh");
-    schemaVersion = JSON.parse(await fs.promises.readFile(path.join(sdks, "schema.json"), "utf8")).version;
-    tempRoot = await fs.promises.mkdtemp(path.join(os.tmpdir(), "sdk-nodejs-e2e-"));
+    const release = await releaseArtifacts();
+    schemaVersion = JSON.parse(await fs.promises.readFile(release.schema, "utf8")).version;
+    // The fixture program inside the project where the npm SDK is installed from its tarball, as a user's
+    // program sits beside its node_modules.
+    project = await installedProject();
+    tempRoot = await fs.promises.mkdtemp(path.join(project.dir, "sdk-nodejs-"));
+    const programDir = path.join(tempRoot, "program");
+    await fs.promises.cp(repoPath("test", "fixtures", "sdk-nodejs"), programDir, { recursive: true });
     emulator = await startTestEmulator();
     stack = await createLocalStack({
-      projectDir: repoPath("test", "fixtures", "sdk-nodejs"),
+      projectDir: programDir,
       stackName: "nodejs",
-      envVars: {
-        PATH: [await pluginLauncherDir(tempRoot), engine.binDir, process.env.PATH].join(path.delimiter),
-      },
+      envVars: { PATH: userPath(engine.binDir) },
     });
+    await installPluginFromArchive(stack);
     await configureForEmulator(stack, emulator);
   });
 
@@ -450,17 +455,9 @@ describe("JavaScript program through the generated npm SDK and the plugin (real 
   });
 
   it("`pulumi import` prints TypeScript that, run as the program, has no changes", async () => {
+    // A project as users have it, beside the node_modules where @pulumi/pulumi and the SDK are installed.
     const dir = path.join(tempRoot, "printed");
-    // A project as users have it, its packages in its own node_modules (links to the repository's here).
-    const packages = {
-      "@pulumi/pulumi": repoPath("node_modules", "@pulumi", "pulumi"),
-      "@pulumi-custody/custody": repoPath("dist", "sdks", "nodejs", "bin"),
-    };
-    for (const [name, target] of Object.entries(packages)) {
-      const link = path.join(dir, "node_modules", name);
-      await fs.promises.mkdir(path.dirname(link), { recursive: true });
-      await fs.promises.symlink(target, link);
-    }
+    await fs.promises.mkdir(dir, { recursive: true });
     await fs.promises.writeFile(
       path.join(dir, "Pulumi.yaml"),
       "name: printed-import\nruntime: nodejs\nmain: index.ts\n",
@@ -472,6 +469,7 @@ describe("JavaScript program through the generated npm SDK and the plugin (real 
       programFile: "index.ts",
       path: String(stack.workspace.envVars.PATH),
       vaultName: "js printed code",
+      prepare: installPluginFromArchive,
     });
 
     assert.match(code, /^import \* as custody from "@pulumi-custody\/custody";$/m);

@@ -16,11 +16,13 @@
 import * as assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
+import * as path from "node:path";
 import { promisify } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../emulator/index";
 import { type Vault as ApiVault, CustodyClient, type UtxoVaultAddress } from "../../sdk/index";
 import { createLocalStack, disposeLocalStack, repoPath } from "./pulumi-engine";
+import { installedProject } from "./release";
 
 const execFileAsync = promisify(execFile);
 
@@ -102,22 +104,40 @@ export async function rootProgramStack(emulator: TestEmulator, stackName: string
 }
 
 /**
- * A stack of `examples/<name>`, configured for `emulator`. The example's own `Pulumi.yaml` is for users
- * (TypeScript through ts-node, `pulumi-custody` from its `node_modules`); in this repository the tests run the
- * copy the root build compiled to `dist/examples/<name>/index.js`, which resolves `pulumi-custody` by
- * package self-reference. Everything else (name, config defaults) comes from the example's `Pulumi.yaml`.
+ * A stack of `examples/<name>` as a user runs it: the folder copied out of the repository into the project
+ * where every package is installed from its release file (test/support/release.ts), its own `Pulumi.yaml`
+ * (TypeScript through ts-node), configured for `emulator`. The copy's package.json must be satisfied by what
+ * that project installed, so the example installs as it is.
  */
 export async function exampleStack(emulator: TestEmulator, name: string, stackName: string): Promise<Stack> {
-  const main = repoPath("dist", "examples", name, "index.js");
-  await requireBuilt(main);
-  const stack = await createLocalStack({ projectDir: repoPath("examples", name), stackName });
-  const settings = await stack.workspace.projectSettings();
-  await stack.workspace.saveProjectSettings({
-    ...settings,
-    runtime: { name: "nodejs", options: { typescript: false } },
-    main,
-  });
+  const project = await installedProject();
+  const dir = path.join(project.dir, "examples", name);
+  if (!fs.existsSync(dir)) {
+    await fs.promises.cp(repoPath("examples", name), dir, {
+      recursive: true,
+      filter: (source) => !source.split(path.sep).includes("node_modules"),
+    });
+    assertDependenciesInstalled(dir, project.dir);
+  }
+  const stack = await createLocalStack({ projectDir: dir, stackName });
   return configureForEmulator(stack, emulator);
+}
+
+/** Every dependency of the package.json in `dir` is satisfied by what `projectDir`'s node_modules holds. */
+function assertDependenciesInstalled(dir: string, projectDir: string): void {
+  const manifest = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8"));
+  const semver: { satisfies(version: string, range: string): boolean } = require(
+    require.resolve("semver", { paths: [path.join(projectDir, "node_modules", "@pulumi", "pulumi")] }),
+  );
+  for (const [name, range] of Object.entries({ ...manifest.dependencies, ...manifest.devDependencies })) {
+    const installed = path.join(projectDir, "node_modules", name, "package.json");
+    assert.ok(fs.existsSync(installed), `${dir}/package.json needs ${name}, which is not installed`);
+    const { version } = JSON.parse(fs.readFileSync(installed, "utf8"));
+    assert.ok(
+      semver.satisfies(version, String(range)),
+      `${dir}/package.json: ${name}@${range} excludes ${version}`,
+    );
+  }
 }
 
 /**
@@ -283,6 +303,8 @@ export interface PrintedImportOptions {
   path: string;
   /** Name of the vault made out of band (and imported). */
   vaultName: string;
+  /** Runs on the new stack before the import (to install the plugin into its `PULUMI_HOME`, say). */
+  prepare?: (stack: Stack) => Promise<void>;
 }
 
 /**
@@ -301,6 +323,7 @@ export async function importAndRunPrintedCode(
   await fs.promises.writeFile(program, "");
   const stack = await createLocalStack({ projectDir, stackName: "printed", envVars: { PATH: options.path } });
   try {
+    await options.prepare?.(stack);
     await configureForEmulator(stack, emulator);
     await pulumiCli(stack, [
       "import",

@@ -13,6 +13,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
+import type { Stack } from "@pulumi/pulumi/automation";
+import { pulumiCli } from "./e2e-custody";
 import { repoPath, runRepoScript } from "./pulumi-engine";
 
 const execFileAsync = promisify(execFile);
@@ -125,6 +127,7 @@ export interface InstallOptions {
 export async function installProject(options: InstallOptions): Promise<InstalledProject> {
   const release = await releaseArtifacts();
   const dir = options.dir ?? (await fs.promises.mkdtemp(path.join(os.tmpdir(), "custody-installed-")));
+  made.add(dir);
   await fs.promises.mkdir(dir, { recursive: true });
   const wanted = new Set<Workspace>();
   for (const workspace of options.workspaces) {
@@ -165,6 +168,11 @@ export function programToolVersions(): { pulumi: string; typescript: string; typ
 }
 
 let project: Promise<InstalledProject> | undefined;
+/** Projects to delete when the process ends. */
+const made = new Set<string>();
+process.once("exit", () => {
+  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+});
 
 /**
  * The one project every end-to-end suite of the delivered product shares: every package of this repository
@@ -187,4 +195,56 @@ export function installedProject(): Promise<InstalledProject> {
     });
   })();
   return project;
+}
+
+/**
+ * Installs the plugin from its release archive into the `PULUMI_HOME` of `stack`, as a user without network
+ * access does (`pulumi plugin install resource custody <version> --file <archive>`); the engine then finds it
+ * by the version the SDKs name.
+ */
+export async function installPluginFromArchive(stack: Stack): Promise<void> {
+  const release = await releaseArtifacts();
+  await pulumiCli(
+    stack,
+    ["plugin", "install", "resource", "custody", release.version, "--file", release.pluginArchive],
+    { onStack: false },
+  );
+}
+
+/** The pip `pulumi` of the engine's version (scripts/install-python-deps.sh pins the same). */
+const PULUMI_PIP_VERSION = process.env.PULUMI_PIP_VERSION ?? "3.248.0";
+
+/**
+ * A new virtualenv in `dir` with the Python SDK's wheel installed by pip, as a user installs it
+ * (`pip install pulumi_custody`); pip takes `pulumi` and the SDK's other dependencies from PyPI.
+ */
+export async function virtualenvWithWheel(dir: string): Promise<string> {
+  const release = await releaseArtifacts();
+  await execFileAsync(process.env.PYTHON ?? "python3", ["-m", "venv", dir]);
+  await execFileAsync(
+    path.join(dir, "bin", "python"),
+    [
+      "-m",
+      "pip",
+      "install",
+      "--quiet",
+      "--disable-pip-version-check",
+      release.wheel,
+      `pulumi==${PULUMI_PIP_VERSION}`,
+    ],
+    { maxBuffer: 16 * 1024 * 1024 },
+  );
+  return dir;
+}
+
+/**
+ * `PATH` for a stack of the delivered product: the engine's directory and the machine's `PATH`, without any
+ * `node_modules/.bin` (npm puts this repository's bins there, the plugin's among them, and a user's machine has
+ * none of them).
+ */
+export function userPath(engineBinDir: string): string {
+  const machine = (process.env.PATH ?? "")
+    .split(path.delimiter)
+    .filter((dir) => dir !== "" && !dir.split(path.sep).includes("node_modules"));
+  return [engineBinDir, ...machine].join(path.delimiter);
 }
