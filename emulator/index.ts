@@ -1,8 +1,8 @@
 /**
- * `pulumi-custody/emulator`: a local, stateful custody API v0.2.0 for tests and demos.
+ * `@pulumi-custody/emulator`: a local, stateful custody API v0.2.0 for tests and demos.
  *
  * ```ts
- * import { startEmulator } from "pulumi-custody/emulator";
+ * import { startEmulator } from "@pulumi-custody/emulator";
  * const emulator = await startEmulator({ port: 0 });
  * // … call `${emulator.baseUrl}/api/v1/...` with `Authorization: Bearer ${emulator.accessToken}` …
  * await emulator.control.reset();

@@ -8,7 +8,7 @@
 #
 # An example's own Pulumi.yaml is for a copy of it: TypeScript run by ts-node, `pulumi-custody` from its
 # node_modules. Here the root build compiles examples/<name>/index.ts to dist/examples/<name>/index.js, which
-# finds `pulumi-custody` by package self-reference. This script writes the same project, pointed at that
+# finds `pulumi-custody` in the repository's node_modules (scripts/install-self.js installs it there). This script writes the same project, pointed at that
 # compiled program, to dist/examples/<name>/Pulumi.yaml and runs `pulumi` there with your arguments (stack
 # config files land there too). The Pulumi CLI comes from PATH or scripts/install-pulumi.sh.
 set -euo pipefail

@@ -71,7 +71,7 @@ export const engineFigure: Figure = {
       `\`read\` only sleep ${LATENCY_MS} ms (one round trip). Same engine, same Automation API calls, same P.`,
     "**The plugin path.** The fixture `bench/fixtures/custody-vaults-plugin` declares the same resources through " +
       "the `custody` provider plugin (`pulumi-resource-custody`, found on `PATH`) and the npm SDK generated from " +
-      "its schema (`scripts/gen-sdks.sh`, run first). Same emulator, engine, Automation API calls, P and floors: " +
+      "its schema (the release's `@pulumi-custody/custody`). Same emulator, engine, Automation API calls, P and floors: " +
       "the plugin runs the same provider runtime, so it sends the same requests (the notes compare both mixes). " +
       "Its state holds no serialized provider.",
     "The ratio is ours ÷ max(a, b): what the provider adds on top of the slower of the two unavoidable parts. " +
@@ -132,8 +132,28 @@ async function run(context: FigureContext): Promise<FigureOutcome> {
   const emulator = await startEmulatorProcess({ latencyMs: LATENCY_MS });
   try {
     await emulator.control.setRateLimit(0);
-    context.log("generating the plugin's npm SDK (scripts/gen-sdks.sh)");
-    await execFileAsync("bash", [repoPath("scripts", "gen-sdks.sh")], { cwd: repoPath() });
+    context.log("the plugin's npm SDK, from the release artifacts (scripts/release-artifacts.sh)");
+    const { stdout: releaseDir } = await execFileAsync(
+      "bash",
+      [repoPath("scripts", "release-artifacts.sh")],
+      {
+        cwd: repoPath(),
+      },
+    );
+    // Unpacked inside the repository, where the SDK's `require("@pulumi/pulumi")` finds the repository's copy.
+    const sdkDir = repoPath("dist", "bench-sdk", "custody");
+    await fs.promises.rm(sdkDir, { recursive: true, force: true });
+    await fs.promises.mkdir(sdkDir, { recursive: true });
+    const version = JSON.parse(
+      await fs.promises.readFile(repoPath("plugin", "package.json"), "utf8"),
+    ).version;
+    await execFileAsync("tar", [
+      "-xzf",
+      path.join(releaseDir.trim(), `pulumi-custody-custody-${version}.tgz`),
+      "-C",
+      sdkDir,
+      "--strip-components=1",
+    ]);
     const launcherRoot = await fs.promises.mkdtemp(path.join(os.tmpdir(), "bench-plugin-"));
     const pluginPath = [
       await pluginLauncherDir(launcherRoot),

@@ -1,5 +1,5 @@
 /**
- * The custody emulator in its own process (`node dist/emulator/cli.js`), so that its CPU use never shares an
+ * The custody emulator in its own process (`custody-emulator`, run from the emulator package's build), so that its CPU use never shares an
  * event loop with the client being measured. On 2 cores the client and the server then each have one.
  */
 import { spawn } from "node:child_process";

@@ -100,7 +100,7 @@ export type EngineRole = "pulumi CLI" | "language host" | "program" | "provider"
 export function engineRole(cmdline: string): EngineRole {
   const [exe = "", script = ""] = cmdline.split(" ");
   const isNode = /(^|\/)node$/.test(exe);
-  // The dynamic providers' host, and the custody plugin (its launcher runs `node <package>/dist/plugin/cli.js`).
+  // The dynamic providers' host, and the custody plugin (its launcher runs `node <plugin package>/dist/cli.js`).
   if (isNode && (script.includes("dynamic-provider") || /\/plugin\/cli\.js$/.test(script))) return "provider";
   if (isNode && cmdline.includes("cmd/run")) return "program";
   if (/(^|\/)pulumi-language-nodejs$/.test(exe)) return "language host";

@@ -1,5 +1,5 @@
 /**
- * What `custody-review` reads: either form of `pulumi preview --json`.
+ * What `custody review` reads: either form of `pulumi preview --json`.
  *
  * - The digest (one JSON object with `steps` and `diagnostics`), the default. The CLI leaves policy events out
  *   of it, so it never shows a policy violation (docs/policy.md, "The review report").
