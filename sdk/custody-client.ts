@@ -41,8 +41,12 @@ export interface CustodyClientOptions {
    * `https://`; plain `http://` is accepted only for loopback hosts (localhost, 127.0.0.0/8, ::1).
    */
   baseUrl: string;
-  /** The API user's access token (a JWT), sent as `Authorization: Bearer …`. */
-  accessToken: string;
+  /**
+   * The API user's access token (a JWT), sent as `Authorization: Bearer …`: the token itself, or a function that
+   * gives the token in force, asked once per call (for a token that is rotated, or read where it is kept when it
+   * is used). Every token the client sends is scrubbed from what the service echoes back.
+   */
+  accessToken: string | (() => string | Promise<string>);
   /**
    * The API user's P-256 private key (PEM: PKCS#8 `PRIVATE KEY` or SEC1 `EC PRIVATE KEY`, or a KeyObject).
    * Needed only for signed calls (`transactions.create`). It is parsed once and never logged.
@@ -135,7 +139,8 @@ export class CustodyClient {
       throw configError("CustodyClient needs an options object: { baseUrl, accessToken, … }");
     }
     this.baseUrl = parseBaseUrl(options.baseUrl);
-    const accessToken = checkToken(options.accessToken);
+    const accessToken =
+      typeof options.accessToken === "function" ? options.accessToken : checkToken(options.accessToken);
     const maxRetries = checkInteger("maxRetries", options.maxRetries, 3, 0, 10);
     const timeoutMs = checkInteger("timeoutMs", options.timeoutMs, 30_000, 1, 600_000);
     const requestsPerMinute = checkNumber(
@@ -161,11 +166,12 @@ export class CustodyClient {
 
     this.#transport = makeTransport(options.transport ?? "undici", timeoutMs, options.dispatcher);
     this.#signs = signer !== undefined;
-    const secrets = [accessToken];
+    const secrets = typeof accessToken === "string" ? [accessToken] : [];
     if (typeof options.apiUserPrivateKey === "string") secrets.push(options.apiUserPrivateKey.trim());
     this.#pipeline = new RequestPipeline({
       baseUrl: this.baseUrl,
       accessToken,
+      checkToken,
       signer,
       transport: this.#transport,
       retryPolicy: new RetryPolicy({
@@ -248,7 +254,8 @@ function configError(message: string): CustodyConfigurationError {
 function checkToken(token: unknown): string {
   if (typeof token !== "string" || token.trim() === "") {
     throw configError(
-      "accessToken is required: the API user's access token (a JWT), without the 'Bearer ' prefix",
+      "accessToken is required: the API user's access token (a JWT), without the 'Bearer ' prefix, or a " +
+        "function that returns it",
     );
   }
   if (/^bearer\s/i.test(token)) {

@@ -12,6 +12,7 @@ export {
 export * from "./errors";
 export type { ListAllOptions } from "./pagination";
 export type {
+  AccessToken,
   CallOptions,
   CustodyLogger,
   EndpointResponse,

@@ -96,10 +96,18 @@ export interface RequestEvent {
 /** Signs `<path>|<timestamp>|<body>` with the API user's key (`signing/sign-request.ts`); gives `x-signature`. */
 export type RequestSigner = (path: string, timestamp: string, body: string) => string;
 
+/**
+ * The access token: a value, or a function that gives the token in force at each call (a rotated token, or one
+ * read from the environment when it is used), so that a client outlives its token.
+ */
+export type AccessToken = string | (() => string | Promise<string>);
+
 /** Everything the pipeline needs; built by `CustodyClient`. */
 export interface RequestPipelineOptions {
   baseUrl: string;
-  accessToken: string;
+  accessToken: AccessToken;
+  /** Checks a token a function gave; throws a configuration error that never echoes it. */
+  checkToken: (token: unknown) => string;
   signer?: RequestSigner;
   transport: Transport;
   retryPolicy: RetryPolicy;
@@ -135,15 +143,31 @@ export class RequestPipeline {
   /** Default number of pages `listAll` keeps in flight. */
   readonly listConcurrency: number;
 
-  readonly #authorization: string;
+  /** Every secret seen so far: the configured ones and each token a token function gave. */
+  readonly #secrets: Set<string>;
   /** Scrubs the secrets from anything the service sends back before an error, log line or event shows it. */
-  readonly #redactor: SecretRedactor;
+  #redactor: SecretRedactor;
 
   constructor(options: RequestPipelineOptions) {
     this.#o = options;
-    this.#authorization = `Bearer ${options.accessToken}`;
-    this.#redactor = new SecretRedactor(options.secrets);
+    this.#secrets = new Set(options.secrets);
+    this.#redactor = new SecretRedactor([...this.#secrets]);
     this.listConcurrency = options.listConcurrency;
+  }
+
+  /**
+   * The token of this call. A token function is asked once per call (its retries send the same token); each new
+   * token joins the secrets that are scrubbed, and stays there after a rotation.
+   */
+  async #token(): Promise<string> {
+    const source = this.#o.accessToken;
+    if (typeof source === "string") return source;
+    const token = this.#o.checkToken(await source());
+    if (!this.#secrets.has(token)) {
+      this.#secrets.add(token);
+      this.#redactor = new SecretRedactor([...this.#secrets]);
+    }
+    return token;
   }
 
   /**
@@ -167,7 +191,7 @@ export class RequestPipeline {
     const url = this.#o.baseUrl + path + encodeQuery(args.query as Record<string, unknown> | undefined);
     // Serialised once: the signature covers these exact bytes, and every retry sends them again.
     const bodyText = spec.body !== undefined ? JSON.stringify(args.body) : undefined;
-    const headers = this.#headers(spec, args, bodyText !== undefined);
+    const headers = this.#headers(spec, args, bodyText !== undefined, await this.#token());
     return (await this.#send(name, spec, path, url, headers, bodyText, args.signal)) as EndpointResponse<N>;
   }
 
@@ -217,7 +241,7 @@ export class RequestPipeline {
     return fillPath(spec.path, (args.pathParams ?? {}) as Record<string, string>);
   }
 
-  #headers(spec: EndpointSpec, args: RequestArgs, hasBody: boolean): Record<string, string> {
+  #headers(spec: EndpointSpec, args: RequestArgs, hasBody: boolean, token: string): Record<string, string> {
     const headers: Record<string, string> = {};
     if (args.headers) {
       for (const [k, v] of Object.entries(lowerCaseKeys(args.headers))) {
@@ -226,7 +250,7 @@ export class RequestPipeline {
     }
     headers.accept = "application/json";
     headers["user-agent"] = this.#o.userAgent;
-    headers.authorization = this.#authorization;
+    headers.authorization = `Bearer ${token}`;
     if (hasBody) headers["content-type"] = "application/json";
     // Generated once per call, so every retry carries the same id and the service runs it at most once.
     if (spec.retry === "idempotency-key" && headers[IDEMPOTENCY_HEADER] === undefined) {
