@@ -11,23 +11,24 @@
 //   type-checks under each module resolution, and a bundled program runs too; the policy pack runs from its
 //   package, and `custody review` from the command line's package lists its violation.
 import * as assert from "node:assert/strict";
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { build } from "esbuild";
-import { CustodyClient } from "../../sdk/index";
 import { apiVaultsNamed, pulumiCli, resourceName } from "../support/e2e-custody";
 import { createLocalStack, disposeLocalStack, enginePaths, repoPath } from "../support/pulumi-engine";
 import {
+  type InstalledEmulator,
   type InstalledProject,
   installedProject,
   installProject,
   programToolVersions,
   type ReleaseArtifacts,
   releaseArtifacts,
+  startInstalledEmulator,
   userPath,
   WORKSPACES,
   type Workspace,
@@ -505,48 +506,3 @@ export const used = [Vault, CUSTODY_RESOURCES, CustodyClient, VaultSchema, verif
 const POLICY_ENTRY_POINT = `import { custodyPolicies } from "@pulumi-custody/policy";
 export const policies = custodyPolicies();
 `;
-
-/** An emulator started from an installed package's bin, and a client of it (this repository's sdk). */
-export interface InstalledEmulator {
-  baseUrl: string;
-  accessToken: string;
-  client: CustodyClient;
-  stop(): Promise<void>;
-}
-
-/** Starts `custody-emulator` from `project`'s node_modules on a free loopback port. */
-export async function startInstalledEmulator(project: InstalledProject): Promise<InstalledEmulator> {
-  const child: ChildProcess = spawn(project.bin("custody-emulator"), ["--host", "127.0.0.1", "--port", "0"], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const line = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    let err = "";
-    child.stdout?.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes("\n")) resolve(out.slice(0, out.indexOf("\n")));
-    });
-    child.stderr?.on("data", (chunk: Buffer) => {
-      err += chunk.toString();
-    });
-    child.on("exit", (code) => reject(new Error(`custody-emulator exited with ${code}: ${err}`)));
-  });
-  const info = JSON.parse(line) as { baseUrl: string; accessToken: string };
-  const client = new CustodyClient({
-    baseUrl: info.baseUrl,
-    accessToken: info.accessToken,
-    requestsPerMinute: 0,
-  });
-  return {
-    ...info,
-    client,
-    async stop() {
-      await client.close();
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once("exit", resolve));
-        child.kill("SIGTERM");
-        await exited;
-      }
-    },
-  };
-}

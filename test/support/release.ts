@@ -8,12 +8,13 @@
  *
  * @module
  */
-import { execFile } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
+import { CustodyClient } from "../../sdk/index";
 import { pulumiCli } from "./e2e-custody";
 import { repoPath, runRepoScript } from "./pulumi-engine";
 
@@ -247,4 +248,53 @@ export function userPath(engineBinDir: string): string {
     .split(path.delimiter)
     .filter((dir) => dir !== "" && !dir.split(path.sep).includes("node_modules"));
   return [engineBinDir, ...machine].join(path.delimiter);
+}
+
+/** An emulator started from an installed package's bin, and a client of it (this repository's sdk). */
+export interface InstalledEmulator {
+  /** Its API's base URL. */
+  baseUrl: string;
+  /** The seeded API user's access token. */
+  accessToken: string;
+  /** A client of its API. */
+  client: CustodyClient;
+  /** Stops the client and the emulator. */
+  stop(): Promise<void>;
+}
+
+/** Starts `custody-emulator` from `project`'s node_modules on a free loopback port. */
+export async function startInstalledEmulator(project: InstalledProject): Promise<InstalledEmulator> {
+  const child: ChildProcess = spawn(project.bin("custody-emulator"), ["--host", "127.0.0.1", "--port", "0"], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const line = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    let err = "";
+    child.stdout?.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes("\n")) resolve(out.slice(0, out.indexOf("\n")));
+    });
+    child.stderr?.on("data", (chunk: Buffer) => {
+      err += chunk.toString();
+    });
+    child.on("exit", (code) => reject(new Error(`custody-emulator exited with ${code}: ${err}`)));
+  });
+  const info = JSON.parse(line) as { baseUrl: string; accessToken: string };
+  const client = new CustodyClient({
+    baseUrl: info.baseUrl,
+    accessToken: info.accessToken,
+    requestsPerMinute: 0,
+  });
+  return {
+    ...info,
+    client,
+    async stop() {
+      await client.close();
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once("exit", resolve));
+        child.kill("SIGTERM");
+        await exited;
+      }
+    },
+  };
 }
