@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The second test leg: the unit and end-to-end suites on the newest releases users run (Node 24, the newest
+# The second test leg: the unit and end-to-end suites on the newest releases users run (the newest Node LTS, the newest
 # @pulumi/pulumi on the registry, the newest CLI that builds from the Go module proxy; engine/current-versions.env),
 # in a copy of this checkout so that the first leg's node_modules stay as locked.
 # Writes mocha's output to $1/current-unit.log and $1/current-e2e.log; exits non-zero when a suite fails.
@@ -23,6 +23,8 @@ mkdir -p "$work"
 find "$work" -mindepth 1 -maxdepth 1 ! -name node_modules -exec rm -rf {} +
 tar -C "$REPO_ROOT" --exclude=./node_modules --exclude='./*/node_modules' --exclude=./dist --exclude='./*/dist' --exclude=./.git -cf - . | tar -C "$work" -xf -
 export PATH="$node_bin:$cli_bin:$PATH" PULUMI_CUSTODY_BIN="$cli_bin"
+# The programs the end-to-end tests install from the release files use the newest TypeScript too.
+export CUSTODY_TEST_TYPESCRIPT="$TYPESCRIPT_CURRENT"
 cd "$work"
 stamp="node_modules/.pulumi-custody-current"
 want="$(sha256sum package-lock.json | cut -d' ' -f1) $PULUMI_NPM_CURRENT"

@@ -385,6 +385,20 @@ describe("JavaScript program through the generated npm SDK and the plugin (real 
     if (tempRoot) await fs.promises.rm(tempRoot, { recursive: true, force: true });
   });
 
+  it("the plugin installed from its archive is listed, and serves its schema by name", async () => {
+    const { stdout: listed } = await pulumiCli(stack, ["plugin", "ls", "--json"], { onStack: false });
+    const plugins = JSON.parse(listed) as { name: string; kind: string; version: string }[];
+    assert.ok(
+      plugins.some((p) => p.name === "custody" && p.kind === "resource" && p.version === schemaVersion),
+      listed,
+    );
+    const { stdout } = await pulumiCli(stack, ["package", "get-schema", "custody"], { onStack: false });
+    const schema = JSON.parse(stdout) as { name: string; version: string; pluginDownloadURL: string };
+    assert.equal(schema.name, "custody");
+    assert.equal(schema.version, schemaVersion);
+    assert.equal(schema.pluginDownloadURL, "github://api.github.com/pulumi-custody/pulumi-custody");
+  });
+
   it("up creates, then a rename updates in place", async () => {
     await declare({ treasury: treasury("js Treasury"), cold });
     const created = await stack.up();
