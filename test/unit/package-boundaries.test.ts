@@ -26,7 +26,11 @@ const manifests = new Map<string, Manifest>(
 const byName = new Map([...manifests].map(([w, m]) => [m.name, { workspace: w, manifest: m }]));
 
 /** Subpaths kept only as the names that state written by earlier releases requires: not for other packages. */
-const STATE_ONLY = new Set(["./provider-runtime", "./provider-runtime/vault", "./provider-runtime/vault-address"]);
+const STATE_ONLY = new Set([
+  "./provider-runtime",
+  "./provider-runtime/vault",
+  "./provider-runtime/vault-address",
+]);
 
 function* sources(dir: string): Generator<string> {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -40,7 +44,9 @@ function* sources(dir: string): Generator<string> {
 /** The module specifiers of a source file's imports, exports and requires of fixed names (comments aside). */
 function specifiers(file: string): string[] {
   const text = fs.readFileSync(file, "utf8").replace(/\/\*[\s\S]*?\*\/|^\s*\/\/.*$/gm, "");
-  return [...text.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|\brequire\s*\(\s*)"([^"]+)"/g)].map((m) => m[1] as string);
+  return [...text.matchAll(/(?:\bfrom\s+|\bimport\s+|\bimport\s*\(\s*|\brequire\s*\(\s*)"([^"]+)"/g)].map(
+    (m) => m[1] as string,
+  );
 }
 
 describe("package boundaries", () => {
@@ -59,7 +65,12 @@ describe("package boundaries", () => {
             // A data file is read at run time, from the compiled module in `dist/` (`../package.json` there is
             // the package's own).
             const from = spec.endsWith(".json")
-              ? path.join(root, workspace, "dist", path.relative(path.join(root, workspace), path.dirname(file)))
+              ? path.join(
+                  root,
+                  workspace,
+                  "dist",
+                  path.relative(path.join(root, workspace), path.dirname(file)),
+                )
               : path.dirname(file);
             const target = path.resolve(from, spec);
             if (!target.startsWith(path.join(root, workspace) + path.sep))
@@ -78,7 +89,8 @@ describe("package boundaries", () => {
           const entry = subpath.length === 0 ? "." : `./${subpath.join("/")}`;
           if (!(entry in other.manifest.exports) || STATE_ONLY.has(entry))
             problems.push(`${where}: "${spec}" is not a public entry point of ${name}`);
-          if (!declared.has(name)) problems.push(`${where}: imports ${name}, which package.json does not list`);
+          if (!declared.has(name))
+            problems.push(`${where}: imports ${name}, which package.json does not list`);
         }
       }
       assert.deepEqual(problems, []);
@@ -97,7 +109,11 @@ describe("package boundaries", () => {
     for (const workspace of workspaces)
       for (const file of sources(path.join(root, workspace))) {
         const text = fs.readFileSync(file, "utf8").replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, "");
-        if (/"custody:index:(Vault|VaultAddress)"|"pulumi-nodejs:dynamic\/custody:(Vault|VaultAddress)"/.test(text))
+        if (
+          /"custody:index:(Vault|VaultAddress)"|"pulumi-nodejs:dynamic\/custody:(Vault|VaultAddress)"/.test(
+            text,
+          )
+        )
           written.push(path.relative(root, file));
       }
     assert.deepEqual(written, []);
