@@ -7,4 +7,10 @@
 export type { Command, CommandIo } from "./command";
 export { COMMANDS, main } from "./custody";
 export { type ImportEntry, type ImportFileOptions, importFile } from "./import-file/import-file";
-export { type PreviewJson, reviewReport } from "./review/report";
+export {
+  type PreviewJson,
+  type Review,
+  type ReviewOptions,
+  reviewPreview,
+  reviewReport,
+} from "./review/report";
