@@ -5,33 +5,13 @@
  * runs the real CLI.
  */
 import { strict as assert } from "node:assert";
-import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { type CustodyRun, fakePulumi, hasStackTrace, runCustody as run } from "./fake-pulumi";
 
-const root = path.resolve(__dirname, "..", "..", "..", "..");
-const custody = path.join(root, "cli", "dist", "custody.js");
-
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(args: string[], options: { input?: string; env?: NodeJS.ProcessEnv; cwd?: string } = {}): Run {
-  const result = spawnSync(process.execPath, [custody, ...args], {
-    input: options.input ?? "",
-    encoding: "utf8",
-    env: options.env ?? process.env,
-    cwd: options.cwd,
-  });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-
-/** No Node.js stack trace (`    at fn (file:line)`) in the output. */
-function assertNoStackTrace(out: Run): void {
-  assert.doesNotMatch(`${out.stdout}\n${out.stderr}`, /^\s+at .+[(:]\d+/m);
+function assertNoStackTrace(out: CustodyRun): void {
+  assert.equal(hasStackTrace(out), false, `${out.stdout}\n${out.stderr}`);
 }
 
 const VAULT = "pulumi-nodejs:dynamic/custody:Vault";
@@ -156,42 +136,17 @@ describe("custody review: the command", () => {
   });
 
   describe("custody review -- <pulumi preview args>: runs the preview itself", () => {
-    /** A stand-in `pulumi` that records its arguments and environment, then prints `stream` and exits `code`. */
-    function fakePulumi(stream: string, code: number, stderr = ""): { bin: string; calls: string } {
-      const bin = fs.mkdtempSync(path.join(dir, "bin-"));
-      const calls = path.join(bin, "calls.json");
-      fs.writeFileSync(path.join(bin, "stream.jsonl"), stream);
-      fs.writeFileSync(
-        path.join(bin, "pulumi"),
-        [
-          "#!/usr/bin/env node",
-          'const fs = require("node:fs");',
-          `fs.writeFileSync(${JSON.stringify(calls)}, JSON.stringify({ args: process.argv.slice(2), cwd: process.cwd(), streaming: process.env.PULUMI_ENABLE_STREAMING_JSON_PREVIEW }));`,
-          `process.stdout.write(fs.readFileSync(${JSON.stringify(path.join(bin, "stream.jsonl"))}, "utf8"));`,
-          `process.stderr.write(${JSON.stringify(stderr)});`,
-          `process.exitCode = ${code};`,
-        ].join("\n"),
-        { mode: 0o755 },
-      );
-      return { bin, calls };
-    }
-
-    const withPath = (bin: string) => ({
-      ...process.env,
-      PATH: `${bin}${path.delimiter}${process.env.PATH}`,
-    });
-
     it("asks for the event stream, passes the stack and the arguments after --, and runs in --cwd", () => {
-      const fake = fakePulumi([policyLoaded, createBtc, analyzed, summary("succeeded", PACKS)].join("\n"), 0);
+      const fake = fakePulumi(
+        dir,
+        [policyLoaded, createBtc, analyzed, summary("succeeded", PACKS)].join("\n"),
+        0,
+      );
       const out = run(["review", "--stack", "prod", "--cwd", dir, "--", "--policy-pack", "/work/policy"], {
-        env: withPath(fake.bin),
+        env: fake.env(),
       });
       assert.equal(out.status, 0, out.stderr);
-      const call = JSON.parse(fs.readFileSync(fake.calls, "utf8")) as {
-        args: string[];
-        cwd: string;
-        streaming: string;
-      };
+      const call = fake.lastCall();
       assert.deepEqual(call.args, [
         "preview",
         "--json",
@@ -207,9 +162,9 @@ describe("custody review: the command", () => {
     });
 
     it("a policy pack among the arguments whose results never arrive: loud, exit 1", () => {
-      const fake = fakePulumi([createBtc, summary("succeeded")].join("\n"), 0);
+      const fake = fakePulumi(dir, [createBtc, summary("succeeded")].join("\n"), 0);
       const out = run(["review", "--", "--policy-pack", "/work/policy"], {
-        env: withPath(fake.bin),
+        env: fake.env(),
         cwd: dir,
       });
       assert.equal(out.status, 1);
@@ -226,15 +181,15 @@ describe("custody review: the command", () => {
         line({ diagnosticEvent: { prefix: "error: ", message: "preview failed\n", severity: "error" } }),
         summary("failed"),
       ].join("\n");
-      const fake = fakePulumi(failed, 1);
-      const out = run(["review", "--"], { env: withPath(fake.bin), cwd: dir });
+      const fake = fakePulumi(dir, failed, 1);
+      const out = run(["review", "--"], { env: fake.env(), cwd: dir });
       assert.equal(out.status, 3, out.stderr);
       assert.match(out.stdout, /^### 🛑 This change cannot be applied$/m);
     });
 
     it("a preview that printed no events (no such stack): one line with pulumi's reason, exit 1", () => {
-      const fake = fakePulumi("", 255, "error: no stack named 'nope' found\n");
-      const out = run(["review", "--stack", "nope", "--"], { env: withPath(fake.bin), cwd: dir });
+      const fake = fakePulumi(dir, "", 255, "error: no stack named 'nope' found\n");
+      const out = run(["review", "--stack", "nope", "--"], { env: fake.env(), cwd: dir });
       assert.equal(out.status, 1);
       assert.match(
         out.stderr,
