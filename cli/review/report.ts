@@ -182,6 +182,9 @@ function vaultNetwork(inputs: Record<string, unknown>): string {
   return `\`${type}\` on every \`${type}\` chain, mainnets included`;
 }
 
+/** The operations the report reads. */
+const PLANNED_OPS = new Set(["create", "import", "update", "replace", "delete", "same"]);
+
 /** A custody step with its kind. */
 interface CustodyStep extends PreviewStep {
   kind: CustodyResourceKind;
@@ -224,8 +227,12 @@ interface FieldChange {
   now: unknown;
 }
 
-/** The inputs a step changes: the descriptor's inputs first, then any other (the provider's own left out). */
-function fieldChanges(step: CustodyStep): FieldChange[] {
+/**
+ * The inputs a step changes: the descriptor's inputs first, then any other (the provider's own left out). After
+ * a refresh (`--refresh`), the old inputs are the live ones (the provider's `read`), and an input the program
+ * leaves unset is the service's choice, not a change.
+ */
+function fieldChanges(step: CustodyStep, refreshed: boolean): FieldChange[] {
   const olds = step.oldState?.inputs ?? {};
   const news = step.newState?.inputs ?? {};
   const declared =
@@ -235,6 +242,7 @@ function fieldChanges(step: CustodyStep): FieldChange[] {
   );
   const changes: FieldChange[] = [];
   for (const field of names) {
+    if (refreshed && news[field] === undefined) continue;
     const comparison = compareField(olds[field], news[field]);
     if (comparison !== "same") changes.push({ field, comparison, old: olds[field], now: news[field] });
   }
@@ -345,12 +353,11 @@ function vaultOf(vaultId: unknown, vaultNames: ReadonlyMap<string, string>): str
 /** Sorts one step's changes into the sections. */
 function sortStep(
   step: CustodyStep,
-  diagnostics: PreviewDiagnostic[],
-  vaultNames: ReadonlyMap<string, string>,
+  context: { diagnostics: PreviewDiagnostic[]; vaultNames: ReadonlyMap<string, string>; refreshed: boolean },
   into: Sections,
 ): void {
   const kind = KINDS[step.kind];
-  const changes = fieldChanges(step);
+  const changes = fieldChanges(step, context.refreshed);
   const visible = changes.filter((c) => c.comparison !== "secret");
   const secrets = changes.filter((c) => c.comparison === "secret");
   const restoring = step.oldState?.outputs?.state === "archived";
@@ -376,14 +383,19 @@ function sortStep(
   }
   if (safetyText.length > 0)
     into.safety.push(`- ${describe(step, step.oldState)}: ${safetyText.join("; ")}.`);
+  // A `same` step plans nothing: what the provider ignores (above) is all it can show.
+  if (step.op === "same") return;
 
   switch (step.op) {
     case "replace": {
       const reasons = step.replaceReasons?.length
         ? changes.filter((c) => step.replaceReasons?.includes(c.field))
         : changes.filter((c) => c.field !== "adoptExisting");
-      const why = reasons.map((c) => showChange({ ...c }, true)).join(", ");
-      const warning = warningsAbout(step, diagnostics)
+      // A replacement's reasons name the inputs that force it: a masked one among them surely changed.
+      const why = reasons
+        .map((c) => showChange(c, step.replaceReasons?.includes(c.field) === true))
+        .join(", ");
+      const warning = warningsAbout(step, context.diagnostics)
         .map((w) => `\n  > ${w}`)
         .join("");
       into.replaced.push(`- ${describe(step, step.oldState)}: ${why || "replaced"}.${warning}`);
@@ -395,16 +407,13 @@ function sortStep(
     case "create":
     case "import": {
       const inputs = step.newState?.inputs ?? {};
-      const where = step.kind === "VaultAddress" ? `in ${vaultOf(inputs.vaultId, vaultNames)}, ` : "";
+      const where = step.kind === "VaultAddress" ? `in ${vaultOf(inputs.vaultId, context.vaultNames)}, ` : "";
       const what = step.op === "import" ? "imported (adopted as it is)." : kind.createNote(inputs);
       into.created.push(`- ${describe(step, step.newState)}: ${where}${what}`);
       return;
     }
-    case "update":
-    case "same": {
-      const rest = changes.filter((c) => c.field !== "adoptExisting");
-      // `same` steps plan nothing: only what the provider ignores (adoptExisting, above) or visible changes count.
-      const considered = step.op === "same" ? rest.filter((c) => c.comparison !== "secret") : rest;
+    case "update": {
+      const considered = changes.filter((c) => c.field !== "adoptExisting");
       const archive = considered.find((c) => c.field === "archived" && c.comparison === "changed");
       if (archive) {
         const target = archive.now === true ? into.archived : into.restored;
@@ -436,8 +445,9 @@ export function reviewPreview(preview: PreviewJson, options: ReviewOptions = {})
   const steps = (preview.steps ?? [])
     .map(custodyStep)
     .filter((step): step is CustodyStep => step !== undefined)
-    // A replacement shows once: the replace step stands for its create-replacement and delete-replaced.
-    .filter((step) => step.op !== "create-replacement" && step.op !== "delete-replaced");
+    // The steps of the plan; a replacement shows once, as its replace step (not create-replacement and
+    // delete-replaced), and a refresh (`--refresh`) only reads.
+    .filter((step) => PLANNED_OPS.has(step.op));
   const reasonsOf = new Map<string, string[]>();
   for (const step of preview.steps ?? [])
     if (step.op === "create-replacement" && step.replaceReasons) reasonsOf.set(step.urn, step.replaceReasons);
@@ -462,9 +472,17 @@ export function reviewPreview(preview: PreviewJson, options: ReviewOptions = {})
     const name = text(step.oldState?.outputs?.name) ?? text(step.oldState?.inputs?.name);
     if (step.kind === "Vault" && step.oldState?.id && name) vaultNames.set(step.oldState.id, name);
   }
+  // After a refresh, a step's old inputs are the live ones.
+  const refreshed = new Set(
+    (preview.steps ?? []).filter((step) => step.op === "refresh").map((step) => step.urn),
+  );
   for (const step of steps) {
     const replaceReasons = step.replaceReasons ?? reasonsOf.get(step.urn);
-    sortStep({ ...step, ...(replaceReasons ? { replaceReasons } : {}) }, diagnostics, vaultNames, sections);
+    sortStep(
+      { ...step, ...(replaceReasons ? { replaceReasons } : {}) },
+      { diagnostics, vaultNames, refreshed: refreshed.has(step.urn) },
+      sections,
+    );
   }
 
   const violations = [...(preview.policyViolations ?? [])].sort(

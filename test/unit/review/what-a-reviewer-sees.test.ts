@@ -222,6 +222,59 @@ describe("custody review: what a reviewer must see", () => {
     });
   });
 
+  describe("a preview with --refresh", () => {
+    it("reads the live inputs as the old ones: what the program leaves unset is not a change, a refresh not a step", () => {
+      const deposits = {
+        id: "b9ec6344-9bae-42cd-8668-ec18d5ac89fe",
+        inputs: { name: "Deposits", vaultId: COLD_ID },
+        outputs: {
+          address: "tb1qgjzda066gxzx5jm8g235p4jaz29hg5aha5nvcp",
+          name: "Deposits",
+          vaultId: COLD_ID,
+        },
+      };
+      const live = { ...deposits, inputs: { ...deposits.inputs, name: "Renamed", addressType: "segwit" } };
+      const refresh = (name: string, before: State, after: State) =>
+        line({
+          resOutputsEvent: {
+            metadata: {
+              op: "refresh",
+              urn: urn(ADDRESS, name),
+              type: ADDRESS,
+              old: { type: ADDRESS, ...before },
+              new: { type: ADDRESS, ...after },
+            },
+          },
+        });
+      const markdown = report(
+        refresh("deposits", deposits, live),
+        step("update", ADDRESS, "deposits", live, { inputs: deposits.inputs }),
+        refresh(
+          "change",
+          { ...deposits, id: "c" },
+          { ...deposits, id: "c", inputs: { ...deposits.inputs, addressType: "segwit" } },
+        ),
+        step(
+          "same",
+          ADDRESS,
+          "change",
+          { ...deposits, id: "c", inputs: { ...deposits.inputs, addressType: "segwit" } },
+          { inputs: deposits.inputs },
+        ),
+        summary("succeeded"),
+      );
+      assert.match(
+        section(markdown, /^Renamed/),
+        /Address \*\*Renamed\*\* .*: `name`: `"Renamed"` → `"Deposits"`\.$/m,
+      );
+      assert.doesNotMatch(markdown, /addressType/);
+      assert.deepEqual(
+        [...markdown.matchAll(/^### (.*)$/gm)].map((m) => m[1]),
+        ["Renamed"],
+      );
+    });
+  });
+
   describe("3. a failed preview", () => {
     it("says first that the change cannot be applied, and why; the plan below is marked as not happening", () => {
       const markdown = report(
