@@ -1,10 +1,26 @@
 /**
- * `@pulumi-custody/cli`: the `custody` command line (review, recover, import-file, …) and its subcommands as
+ * `@pulumi-custody/cli`: the `custody` command line (review, drift, recover, import-file, …) and its subcommands as
  * functions, for pipelines that call them from code.
  *
  * @packageDocumentation
  */
 export type { Command, CommandIo } from "./command";
 export { COMMANDS, main } from "./custody";
+export {
+  DRIFT_EXIT_CODES,
+  type DriftedField,
+  type DriftedResource,
+  type DriftInput,
+  type DriftReport,
+  type DriftStatus,
+  driftReport,
+} from "./drift/drift";
+export { driftMarkdown } from "./drift/markdown";
 export { type ImportEntry, type ImportFileOptions, importFile } from "./import-file/import-file";
-export { type PreviewJson, reviewReport } from "./review/report";
+export {
+  type PreviewJson,
+  type Review,
+  type ReviewOptions,
+  reviewPreview,
+  reviewReport,
+} from "./review/report";

@@ -1,33 +1,49 @@
 /**
- * What `custody review` reads: either form of `pulumi preview --json`.
+ * What `custody review` and `custody drift` read: either form of `pulumi preview --json`.
  *
- * - The digest (one JSON object with `steps` and `diagnostics`), the default. The CLI leaves policy events out
- *   of it, so it never shows a policy violation (docs/policy.md, "The review report").
  * - The event stream (`PULUMI_ENABLE_STREAMING_JSON_PREVIEW=true pulumi preview --json`, one engine event per
- *   line), which carries the policy violations too. Its steps and diagnostics are read into the digest's shape.
+ *   line; what `custody review -- <args>` and `custody drift` ask for). It carries the policy results: each
+ *   violation (`policyEvent`), what each pack judged (`policyAnalyzeSummaryEvent`,
+ *   `policyAnalyzeStackSummaryEvent`), that a pack was loaded (`policyLoadEvent`) and which packs ran
+ *   (`summaryEvent.PolicyPacks`); and the preview's outcome (`summaryEvent.result`). Its steps and diagnostics
+ *   are read into the digest's shape.
+ * - The digest (one JSON object with `steps` and `diagnostics`), the default of `pulumi preview --json`. The
+ *   CLI leaves every policy event out of it, so it cannot tell whether a policy pack ran or what it found.
+ *
+ * Both CLI versions the project tests (3.248.0 and 3.274.1) print the same shapes.
  */
-import type { PolicyViolation, PreviewDiagnostic, PreviewJson, PreviewState, PreviewStep } from "./report";
+import type {
+  PolicyViolation,
+  PreviewDiagnostic,
+  PreviewJson,
+  PreviewPolicy,
+  PreviewState,
+  PreviewStep,
+} from "./report";
 
 /** A step's state in an engine event (`StepEventStateMetadata`). */
 interface EventState {
   urn?: string;
   id?: string;
   type?: string;
+  protect?: boolean;
   inputs?: Record<string, unknown>;
   outputs?: Record<string, unknown>;
 }
 
-/** The engine events the report reads (`EngineEvent`, one per line of the stream). */
+/** A step in an engine event (`StepEventMetadata`). */
+interface EventStep {
+  op?: string;
+  urn?: string;
+  old?: EventState | null;
+  new?: EventState | null;
+  keys?: string[];
+}
+
+/** The engine events the reports read (`EngineEvent`, one per line of the stream). */
 interface EngineEvent {
-  resourcePreEvent?: {
-    metadata?: {
-      op?: string;
-      urn?: string;
-      old?: EventState | null;
-      new?: EventState | null;
-      keys?: string[];
-    };
-  };
+  resourcePreEvent?: { metadata?: EventStep };
+  resOutputsEvent?: { metadata?: EventStep };
   diagnosticEvent?: {
     urn?: string;
     prefix?: string;
@@ -43,6 +59,10 @@ interface EngineEvent {
     policyPackVersion?: string;
     enforcementLevel?: string;
   };
+  policyLoadEvent?: object;
+  policyAnalyzeSummaryEvent?: { policyPackName?: string; policyPackVersion?: string };
+  policyAnalyzeStackSummaryEvent?: { policyPackName?: string; policyPackVersion?: string };
+  summaryEvent?: { result?: string; PolicyPacks?: Record<string, string> };
 }
 
 /** Why the text is not `pulumi preview --json` output. */
@@ -57,25 +77,48 @@ function plain(text: string | undefined): string {
 
 function state(s: EventState | null | undefined): PreviewState | undefined {
   if (!s) return undefined;
-  return { urn: s.urn, id: s.id || undefined, type: s.type, inputs: s.inputs, outputs: s.outputs };
+  return {
+    urn: s.urn,
+    id: s.id || undefined,
+    type: s.type,
+    ...(s.protect ? { protect: true } : {}),
+    inputs: s.inputs,
+    outputs: s.outputs,
+  };
 }
 
-/** Reads the engine event stream into the digest's shape, with the policy violations. */
+function toStep(meta: EventStep): PreviewStep {
+  return {
+    op: meta.op as string,
+    urn: meta.urn as string,
+    oldState: state(meta.old),
+    newState: state(meta.new),
+    ...(meta.keys ? { replaceReasons: meta.keys } : {}),
+  };
+}
+
+/** `name@version` of a pack. */
+function packLabel(name: string | undefined, version: string | undefined): string | undefined {
+  if (!name) return undefined;
+  return version ? `${name}@${version}` : name;
+}
+
+/** Reads the engine event stream into the digest's shape, with the policy results and the outcome. */
 function fromEvents(events: EngineEvent[]): PreviewJson {
   const steps: PreviewStep[] = [];
   const diagnostics: PreviewDiagnostic[] = [];
   const policyViolations: PolicyViolation[] = [];
+  const policy: PreviewPolicy = { loaded: false, analyzed: false, packs: [] };
+  const addPack = (label: string | undefined) => {
+    if (label && !policy.packs.includes(label)) policy.packs.push(label);
+  };
+  let result: string | undefined;
   for (const event of events) {
-    const meta = event.resourcePreEvent?.metadata;
-    if (meta?.op && meta.urn) {
-      steps.push({
-        op: meta.op,
-        urn: meta.urn,
-        oldState: state(meta.old),
-        newState: state(meta.new),
-        ...(meta.keys ? { replaceReasons: meta.keys } : {}),
-      });
-    }
+    const pre = event.resourcePreEvent?.metadata;
+    // A refresh's pre-event shows the state before the read; its outputs event holds what was read.
+    if (pre?.op && pre.urn && pre.op !== "refresh") steps.push(toStep(pre));
+    const outputs = event.resOutputsEvent?.metadata;
+    if (outputs?.op === "refresh" && outputs.urn) steps.push(toStep(outputs));
     const diag = event.diagnosticEvent;
     if (diag && !diag.ephemeral && diag.severity !== "debug") {
       diagnostics.push({
@@ -84,19 +127,42 @@ function fromEvents(events: EngineEvent[]): PreviewJson {
         ...(diag.urn ? { urn: diag.urn } : {}),
       });
     }
-    const policy = event.policyEvent;
-    if (policy) {
+    const violation = event.policyEvent;
+    if (violation) {
+      policy.analyzed = true;
+      addPack(packLabel(violation.policyPackName, violation.policyPackVersion));
       policyViolations.push({
-        policyName: policy.policyName ?? "",
-        policyPackName: policy.policyPackName ?? "",
-        policyPackVersion: policy.policyPackVersion ?? "",
-        enforcementLevel: policy.enforcementLevel ?? "",
-        message: plain(policy.message),
-        ...(policy.resourceUrn ? { urn: policy.resourceUrn } : {}),
+        policyName: violation.policyName ?? "",
+        policyPackName: violation.policyPackName ?? "",
+        policyPackVersion: violation.policyPackVersion ?? "",
+        enforcementLevel: violation.enforcementLevel ?? "",
+        message: plain(violation.message),
+        ...(violation.resourceUrn ? { urn: violation.resourceUrn } : {}),
       });
     }
+    if (event.policyLoadEvent) policy.loaded = true;
+    const judged = event.policyAnalyzeSummaryEvent ?? event.policyAnalyzeStackSummaryEvent;
+    if (judged) {
+      policy.analyzed = true;
+      addPack(packLabel(judged.policyPackName, judged.policyPackVersion));
+    }
+    if (event.summaryEvent) {
+      result = event.summaryEvent.result;
+      // Keys are `<name>|<kind>|<location>`, values the version.
+      for (const [key, version] of Object.entries(event.summaryEvent.PolicyPacks ?? {})) {
+        policy.loaded = true;
+        addPack(packLabel(key.split("|")[0], version));
+      }
+    }
   }
-  return { steps, diagnostics, policyViolations };
+  return {
+    steps,
+    diagnostics,
+    policyViolations,
+    form: "events",
+    policy,
+    ...(result ? { result } : {}),
+  };
 }
 
 /**
@@ -133,5 +199,5 @@ export function parsePreview(text: string): PreviewJson {
   }
   // A stream of a single event is one JSON object too.
   if ("sequence" in whole) return fromEvents([whole as EngineEvent]);
-  return whole as PreviewJson;
+  return { ...(whole as PreviewJson), form: "digest" };
 }

@@ -1,14 +1,14 @@
 /**
- * The vaults of one environment, reviewed like code: every change arrives as a pull request whose
- * `pulumi preview` the reviewers read, is applied from the main branch, and a nightly drift check
- * (`pulumi preview --refresh --expect-no-changes`) fails when someone changed a vault in the console.
+ * The vaults of one environment, reviewed like code: every change arrives as a pull request whose review
+ * (`custody review`, with the custody policy pack) the reviewers read, is applied from the main branch, and a
+ * nightly drift check (`custody drift`) reports, as an issue, when someone changed a vault in the console.
  *
  * The workflows under .github/workflows/ run it; run-local.sh runs the same steps against the emulator.
  * Settings come from the environment (CUSTODY_BASE_URL, CUSTODY_ACCESS_TOKEN), which CI fills from its
  * secrets, or from the stack config.
  *
- * The pull-request workflow also runs the custody policy pack (policy/<stack>.json holds this stack's
- * settings): every vault here is protected and belongs to the team's vault group, as the pack requires.
+ * The pull-request workflow runs the custody policy pack (policy/<stack>.json holds this stack's settings):
+ * every vault here is protected and belongs to the team's vault group, as the pack requires.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { Vault, VaultAddress } from "pulumi-custody";

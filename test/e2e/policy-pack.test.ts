@@ -3,7 +3,7 @@
 // alone, and the preview fails naming the rule and the resource; a compliant program passes; the policy config
 // file (`--policy-pack-config`) changes the outcome.
 import * as assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
@@ -131,15 +131,24 @@ describe("the custody policy pack (pulumi preview --policy-pack, real engine)", 
     const outcome = await preview([treasury({}, false)]);
     assert.equal(outcome.passed, false, outcome.output);
     // The released bin, fed the engine's own event stream of that preview.
-    const report = execFileSync(process.execPath, [repoPath("cli", "dist", "custody.js"), "review"], {
+    const review = spawnSync(process.execPath, [repoPath("cli", "dist", "custody.js"), "review"], {
       input: outcome.events,
       encoding: "utf8",
     });
-    const firstSection = report.split("\n### ")[1] ?? "";
-    assert.match(firstSection, /^🛑 Policy violations/, report);
-    assert.match(firstSection, /custody-vault-protected/);
-    assert.match(firstSection, /Vault "Treasury" \(resource treasury\) is not protected/);
-    assert.match(firstSection, /mandatory/);
+    // Exit 3: the change cannot be applied; the report is written all the same.
+    assert.equal(review.status, 3, review.stderr);
+    const report = review.stdout;
+    // What stops the change comes first: the violation, counted, then listed under its level.
+    const sections = report.split("\n### ").slice(1);
+    assert.match(
+      sections[0] ?? "",
+      /^🛑 This change cannot be applied\n\n- 1 mandatory policy violation \(below\)\./,
+      report,
+    );
+    const mandatory = sections[1] ?? "";
+    assert.match(mandatory, /^🛑 Mandatory policy violations/, report);
+    assert.match(mandatory, /custody-vault-protected/);
+    assert.match(mandatory, /Vault "Treasury" \(resource treasury\) is not protected/);
   });
 
   it("custody-vault-name-pattern: a name with trailing whitespace fails the preview", async () => {

@@ -154,7 +154,7 @@ describe("programs users run first (real engine, emulator)", () => {
   });
 
   describe("examples/gitops", () => {
-    it("run-local.sh runs the workflows' steps against the emulator: deploy, preview, drift check, repair", async () => {
+    it("run-local.sh runs the workflows' steps against the emulator: deploy, review, drift check, repair", async () => {
       const script = repoPath("examples", "gitops", "run-local.sh");
       const { stdout } = await execFileAsync("bash", [script], {
         env: { ...process.env, PATH: [binDir, process.env.PATH].join(path.delimiter) },
@@ -162,7 +162,8 @@ describe("programs users run first (real engine, emulator)", () => {
       });
 
       assert.match(stdout, /drift detected/);
-      assert.match(stdout, /~ name\s*: "renamed in the console" => "Payments \(production\)"/);
+      assert.match(stdout, /\| `name` \| `"Payments \(production\)"` \| `"renamed in the console"` \|/);
+      assert.match(stdout, /🛑 \*\*The drift check could not run\*\*: .*refused the access token/);
       assert.match(stdout, /token rotation: nothing to change in the state, the new secrets just work/);
       assert.match(stdout, /run-local: every workflow step behaved as in CI/);
     });

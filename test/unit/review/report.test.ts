@@ -28,6 +28,7 @@ describe("custody review: the review report of a preview", () => {
   it("puts the replacement and the archive first, with ids, addresses and the provider's warning", () => {
     const sections = [...report.matchAll(/^### (.*)$/gm)].map((m) => m[1]);
     assert.deepEqual(sections, [
+      "⚠️ Policy results not in this input",
       "⚠️ Replaced: the old vault is archived and a new one, with a new address, is created",
       "⚠️ Archived",
       "Created",
@@ -36,7 +37,7 @@ describe("custody review: the review report of a preview", () => {
     assert.match(report, /2 change\(s\) to review first: 1 replaced, 1 archived\./);
     assert.match(
       report,
-      /Vault \*\*Swap\*\* \(resource `swap`, id `4f461cb7-0c0c-4ebe-be01-97dd03a4b54d`, address `0x0a4b8752de92e40a9dcb9ffef0578a0c05c97c62`\): `type`: `"evm"` → `"solana"`/,
+      /Vault \*\*Swap\*\* \(`solana` on every `solana` chain, mainnets included; resource `swap`, id `4f461cb7-0c0c-4ebe-be01-97dd03a4b54d`, address `0x0a4b8752de92e40a9dcb9ffef0578a0c05c97c62`\): `type`: `"evm"` → `"solana"`/,
     );
     assert.match(
       report,
@@ -44,11 +45,14 @@ describe("custody review: the review report of a preview", () => {
     );
     assert.match(
       report,
-      /Vault \*\*Old\*\* \(resource `old`, id `7b002532-[^`]*`, address `7yip1[^`]*`\): archived, not deleted/,
+      /Vault \*\*Old\*\* \(`solana` on every `solana` chain, mainnets included; resource `old`, id `7b002532-[^`]*`, address `7yip1[^`]*`\): archived, not deleted/,
     );
     assert.match(report, /Vault \*\*Treasury\*\* .*: `name`: `"Treasury"` → `"Treasury Main"`\./);
-    assert.match(report, /Vault \*\*Fresh\*\* \(resource `fresh`\): type `aptos`\./);
-    assert.match(report, /Address \*\*Change\*\* \(resource `change`\): in vault `79538d77-/);
+    assert.match(
+      report,
+      /Vault \*\*Fresh\*\* \(`aptos` on every `aptos` chain, mainnets included; resource `fresh`\): created;/,
+    );
+    assert.match(report, /Address \*\*Change\*\* \(resource `change`\): in vault `79538d77-[^`]*`, created;/);
   });
 
   it("reports the provider plugin's resources (custody:index:*) as the dynamic provider's", () => {
@@ -65,7 +69,8 @@ describe("custody review: the review report of a preview", () => {
       steps: [{ op: "same", urn: "urn:pulumi:dev::p::pulumi:pulumi:Stack::p-dev" }],
       diagnostics: [],
     };
-    assert.equal(reviewReport(stackOnly), "## Custody changes\n\nNo vault or address changes.\n");
+    assert.match(reviewReport(stackOnly), /^## Custody changes\n\nNo vault or address changes\.\n/);
+    assert.doesNotMatch(reviewReport(stackOnly), /^- /m);
   });
 
   it("the bin reads a file or standard input, and names what is wrong with input that is not JSON", () => {
@@ -95,9 +100,12 @@ describe("custody review: the review report of a preview", () => {
       assert.match(streamReport, /1 change\(s\) to review first: 1 replaced, 0 archived\./);
       assert.match(
         streamReport,
-        /Vault \*\*Cold\*\* \(resource `cold`, id `79538d77-[^`]*`, address `tb1q[^`]*`\): `chain`: `"bitcoin_testnet"` → `"bitcoin_mainnet"`\.\n {2}> vault "Cold" .* must be replaced/,
+        /Vault \*\*Cold\*\* \(`utxo` on `bitcoin_mainnet`, ⚠️ \*\*mainnet\*\*; resource `cold`, id `79538d77-[^`]*`, address `tb1q[^`]*`\): `chain`: `"bitcoin_testnet"` → `"bitcoin_mainnet"`\.\n {2}> vault "Cold" .* must be replaced/,
       );
-      assert.match(streamReport, /Vault \*\*Treasury Main\*\* \(resource `hot`\): type `evm`\./);
+      assert.match(
+        streamReport,
+        /Vault \*\*Treasury Main\*\* \(`evm` on every `evm` chain, mainnets included; resource `hot`\): created;/,
+      );
       assert.match(streamReport, /Vault \*\*Treasury\*\* .*: `name`: `"Treasury"` → `"Treasury Main"`\./);
       assert.doesNotMatch(streamReport, /Policy violations/);
       assert.equal(
@@ -106,7 +114,7 @@ describe("custody review: the review report of a preview", () => {
       );
     });
 
-    it("lists policy violations first, mandatory before advisory, with the policy, the pack and the resource", () => {
+    it("lists policy violations first, under a heading per level, with the policy, the pack and the resource", () => {
       // Policy events in the shape of the engine's `policyEvent` (apitype.PolicyEvent): the message ends with
       // a newline and carries colour directives, as the engine sends it.
       const urn = (name: string) =>
@@ -160,15 +168,29 @@ describe("custody review: the review report of a preview", () => {
       );
       const withReport = reviewReport(parsed);
       const sections = [...withReport.matchAll(/^### (.*)$/gm)].map((m) => m[1]);
-      assert.equal(sections[0], "🛑 Policy violations");
+      assert.deepEqual(sections.slice(0, 3), [
+        "🛑 This change cannot be applied",
+        "🛑 Mandatory policy violations",
+        "⚠️ Advisory policy violations",
+      ]);
       assert.match(
         withReport,
-        /\*\*2 mandatory policy violation\(s\): the change cannot be applied until they are fixed\.\*\* 1 other\(s\)\./,
+        /^This change cannot be applied: 2 mandatory policy violations\. Nothing below happens/m,
       );
-      const items = withReport.split("### 🛑 Policy violations\n\n")[1]!.split("\n\n")[0]!.split("\n");
-      assert.deepEqual(items, [
+      assert.match(
+        withReport,
+        /^Policy pack `pulumi-custody@0\.1\.0` ran: 2 mandatory, 1 advisory violation\(s\)\.$/m,
+      );
+      const items = (heading: string) =>
+        withReport.split(`### ${heading}\n\n`)[1]!.split("\n\n")[0]!.split("\n");
+      assert.deepEqual(items("🛑 This change cannot be applied"), [
+        "- 2 mandatory policy violations (below).",
+      ]);
+      assert.deepEqual(items("🛑 Mandatory policy violations"), [
         '- **mandatory** `custody-vault-allowed-utxo-chains` (pulumi-custody@v0.1.0), resource `cold`: Vault "Cold" (resource cold) is on the UTXO chain "bitcoin_mainnet"',
         '- **mandatory** `custody-vault-unique-names` (pulumi-custody@v0.1.0), the stack: Vault "Treasury Main" (resource hot) has the same name as resource treasury',
+      ]);
+      assert.deepEqual(items("⚠️ Advisory policy violations"), [
         '- **advisory** `custody-vault-protected` (pulumi-custody@v0.1.0), resource `treasury`: Vault "Treasury Main" (resource treasury) is not protected',
       ]);
     });

@@ -1,0 +1,289 @@
+/**
+ * The drift check's verdict on a refresh-preview (`pulumi preview --refresh --json`, read as an event stream
+ * by cli/review/preview-input.ts): the refresh reads every custody resource from the API, and the preview
+ * then compares what it read with what the program declares. The provider's `read` returns the live vault as
+ * inputs too (pulumi-custody/core, `liveInputs`), so each planned step's old inputs are the live values and its
+ * new inputs the declared ones.
+ *
+ * What counts is the resources' inputs (`CUSTODY_RESOURCES[].inputNames`), nothing else: outputs that change
+ * by themselves (`details.modifiedAt`, `details.nextAddressName` after an address is created, …) never make
+ * drift, and a resource the preview leaves alone (`same`) has none.
+ *
+ * - `failed` (exit 1): the check could not run: an error diagnostic (a refused token, an unreachable API, a
+ *   program error), or a CLI that exited non-zero with no custody change planned.
+ * - `drift` (exit 3): a custody resource differs from its declaration.
+ * - `clean` (exit 0).
+ */
+import { type CustodyResourceKind, resourceOfType, typeOfUrn } from "pulumi-custody/core";
+import type { PreviewDiagnostic, PreviewJson, PreviewStep } from "../review/report";
+import { compareField, isMasked, plainValue } from "../review/values";
+
+/** The version of the report's shape (drift/report.schema.json). */
+export const DRIFT_REPORT_VERSION = 1;
+
+/** Exit status of each verdict. */
+export const DRIFT_EXIT_CODES = { clean: 0, failed: 1, drift: 3 } as const;
+
+/** The verdict of a drift check. */
+export type DriftStatus = keyof typeof DRIFT_EXIT_CODES;
+
+/** One input whose live value differs from the declared one. */
+export interface DriftedField {
+  /** The input, as the program spells it (`name`, `vaultGroupIds`, …); `state` for a vault archived out of band. */
+  field: string;
+  /** The declared value; `null` when it is a secret. */
+  declared: unknown;
+  /** The live value; `null` when it is a secret. */
+  live: unknown;
+  /** Whether the values are secrets (masked by the engine, so not shown). */
+  secret: boolean;
+  /**
+   * Whether the field certainly differs. A secret's values cannot be compared: when several secrets could
+   * explain the planned change, each is listed as one that may differ.
+   */
+  certain: boolean;
+}
+
+/** A custody resource that differs from its declaration. */
+export interface DriftedResource {
+  /** The resource's URN. */
+  urn: string;
+  /** Its Pulumi resource name. */
+  resource: string;
+  /** Its kind (`Vault`, `VaultAddress`). */
+  kind: CustodyResourceKind;
+  /** What the next `up` would do: `update`, `replace`, `create` (gone, or never created), `delete` (no longer declared). */
+  operation: string;
+  /** The vault's id (an address's: the id of its vault). */
+  vaultId: string | null;
+  /** The vault's live name; `null` when it is a secret or unknown. */
+  vaultName: string | null;
+  /** An address's id (`null` for a vault). */
+  addressId: string | null;
+  /** The API's `modified_at` of the vault (or address), as read by the refresh; `null` when gone. */
+  modifiedAt: string | null;
+  /** The inputs that differ, each once. */
+  fields: DriftedField[];
+  /** What the difference is, when it is not a field (a vault gone, a resource no longer declared). */
+  note: string | null;
+}
+
+/** The report of a drift check: what `custody drift --json` writes (its schema: drift/report.schema.json). */
+export interface DriftReport {
+  /** The version of this shape. */
+  schemaVersion: typeof DRIFT_REPORT_VERSION;
+  /** The verdict. */
+  status: DriftStatus;
+  /** The command's exit status for it. */
+  exitCode: (typeof DRIFT_EXIT_CODES)[DriftStatus];
+  /** The stack, as its URNs name it; `null` when the check stopped before naming it. */
+  stack: string | null;
+  /** When the check ran (ISO 8601). */
+  checkedAt: string;
+  /** Why the check failed, in one line; `null` unless `failed`. */
+  reason: string | null;
+  /** How many custody resources the refresh read. */
+  resourcesChecked: number;
+  /** The resources that differ from their declaration (empty unless `drift`). */
+  drifted: DriftedResource[];
+}
+
+/** What the check knows besides the events. */
+export interface DriftInput {
+  /** The refresh-preview, read from its event stream. */
+  preview: PreviewJson;
+  /** The CLI's exit code. */
+  exitCode: number;
+  /** The CLI's last line on standard error (its reason when it printed no error diagnostic). */
+  lastError?: string;
+  /** When the check ran. */
+  checkedAt: Date;
+}
+
+/** Steps that plan nothing for a resource. */
+const NO_CHANGE = new Set(["same", "read", "refresh", "discard", "remove-pending-replace"]);
+
+function resourceName(urn: string): string {
+  return urn.slice(urn.lastIndexOf("::") + 2);
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+/** A message in one line, without a stack trace. */
+function oneLine(message: string): string {
+  const lines: string[] = [];
+  for (const line of message.split("\n")) {
+    if (/^\s*at /.test(line)) break;
+    if (line.trim()) lines.push(line.trim());
+  }
+  return lines.join(" ");
+}
+
+/**
+ * The reason of a failed check: the first error that says why. The CLI's closing "preview failed" says
+ * nothing, and the provider refers later resources to its first message ("… does not work (the first error
+ * of this run says why …)", pulumi-custody/core ready-client), so both come last.
+ */
+function failureReason(diagnostics: PreviewDiagnostic[]): string | undefined {
+  const errors = diagnostics
+    .filter((d) => d.severity === "error")
+    .map((d) => oneLine(d.message.replace(/^error: /, "").replace(/^Preview failed: /, "")))
+    .filter((m) => m !== "" && m !== "preview failed");
+  return errors.find((m) => !m.includes("the first error of this run")) ?? errors[0];
+}
+
+/** The stack a URN names (`urn:pulumi:<stack>::…`). */
+function stackOfUrn(urn: string): string | undefined {
+  return /^urn:pulumi:([^:]+)::/.exec(urn)?.[1];
+}
+
+/** The differing inputs of a planned step: live (old) against declared (new). */
+function driftedFields(step: PreviewStep, inputNames: readonly string[]): DriftedField[] {
+  const live = step.oldState?.inputs ?? {};
+  const declared = step.newState?.inputs ?? {};
+  const visible: DriftedField[] = [];
+  const masked: string[] = [];
+  for (const field of inputNames) {
+    // An input the program leaves unset is the service's to choose: never drift.
+    if (declared[field] === undefined) continue;
+    const comparison = compareField(live[field], declared[field]);
+    if (comparison === "changed")
+      visible.push({
+        field,
+        declared: plainValue(declared[field]),
+        live: plainValue(live[field]),
+        secret: isMasked(declared[field]) || isMasked(live[field]),
+        certain: true,
+      });
+    else if (comparison === "secret") masked.push(field);
+  }
+  // Masks cannot be compared: they count only when nothing visible explains the planned change, and a lone
+  // one then certainly differs.
+  const outputs = step.oldState?.outputs ?? {};
+  const archived = outputs.state === "archived" && declared.archived !== true;
+  const fields: DriftedField[] =
+    visible.length > 0 || archived
+      ? visible
+      : masked.map((field) => ({
+          field,
+          declared: null,
+          live: null,
+          secret: true,
+          certain: masked.length === 1,
+        }));
+  // A vault archived out of band: its inputs may all match; its state does not. Once `archived` is an input
+  // that differs, it says so itself.
+  if (archived && !fields.some((f) => f.field === "archived")) {
+    fields.push({ field: "state", declared: "active", live: "archived", secret: false, certain: true });
+  }
+  return fields;
+}
+
+/** Reads the refresh-preview into the drift report. */
+export function driftReport(input: DriftInput): DriftReport {
+  const { preview } = input;
+  const steps = preview.steps ?? [];
+  const diagnostics = preview.diagnostics ?? [];
+  const custody = (step: PreviewStep) =>
+    resourceOfType(step.newState?.type ?? step.oldState?.type ?? typeOfUrn(step.urn));
+
+  // What the refresh read, by URN: its step's old state is the state before, its new state the live one
+  // (absent when the resource is gone).
+  const refreshes = new Map<string, PreviewStep>();
+  for (const step of steps) if (step.op === "refresh" && custody(step)) refreshes.set(step.urn, step);
+  const vaultNames = new Map<string, string>();
+  for (const refresh of refreshes.values()) {
+    const live = refresh.newState;
+    const name = text(live?.outputs?.name);
+    if (custody(refresh)?.kind === "Vault" && live?.id && name) vaultNames.set(live.id, name);
+  }
+
+  const drifted = new Map<string, DriftedResource>();
+  for (const step of steps) {
+    const descriptor = custody(step);
+    if (!descriptor || NO_CHANGE.has(step.op)) continue;
+    // A replacement's steps (replace, create-replacement, delete-replaced) are one drifted resource.
+    const existing = drifted.get(step.urn);
+    const refresh = refreshes.get(step.urn);
+    // A resource gone from the API has no live state: its ids come from the state before the refresh.
+    const gone = refresh !== undefined && !refresh.newState;
+    const live = step.oldState ?? refresh?.newState ?? refresh?.oldState;
+    const outputs = live?.outputs ?? {};
+    const isVault = descriptor.kind === "Vault";
+    const vaultId = isVault
+      ? (text(live?.id) ?? null)
+      : (text(live?.inputs?.vaultId) ?? text(outputs.vaultId) ?? null);
+    const modified = gone
+      ? undefined
+      : isVault
+        ? (outputs.details as Record<string, unknown> | undefined)?.modifiedAt
+        : outputs.modifiedAt;
+    const fields = step.oldState && step.newState ? driftedFields(step, descriptor.inputNames) : [];
+    let note: string | null = null;
+    if (step.op === "create" || step.op === "create-replacement") {
+      if (!step.oldState)
+        note = refresh
+          ? `the ${isVault ? "vault" : "address"} no longer exists in the API; the next \`pulumi up\` creates it again`
+          : "declared but not in the stack: the last `pulumi up` did not create it";
+    } else if (step.op === "delete" || step.op === "delete-replaced") {
+      if (!step.newState && step.op === "delete")
+        note = "in the stack but no longer declared: the next `pulumi up` removes it";
+    }
+    const resource: DriftedResource = existing ?? {
+      urn: step.urn,
+      resource: resourceName(step.urn),
+      kind: descriptor.kind,
+      operation: step.op,
+      vaultId,
+      vaultName:
+        (isVault ? text(outputs.name) : undefined) ?? (vaultId ? vaultNames.get(vaultId) : undefined) ?? null,
+      addressId: isVault ? null : (text(live?.id) ?? null),
+      modifiedAt: text(modified) ?? null,
+      fields: [],
+      note,
+    };
+    if (step.op === "replace") resource.operation = "replace";
+    if (!resource.note && note) resource.note = note;
+    for (const field of fields)
+      if (!resource.fields.some((f) => f.field === field.field)) resource.fields.push(field);
+    drifted.set(step.urn, resource);
+  }
+
+  const stack = steps.map((s) => stackOfUrn(s.urn)).find((s) => s !== undefined) ?? null;
+  const reason = failureReason(diagnostics);
+  const changes = [...drifted.values()];
+  const failed =
+    reason !== undefined || preview.result === "failed" || (input.exitCode !== 0 && changes.length === 0);
+  const status: DriftStatus = failed ? "failed" : changes.length > 0 ? "drift" : "clean";
+  return {
+    schemaVersion: DRIFT_REPORT_VERSION,
+    status,
+    exitCode: DRIFT_EXIT_CODES[status],
+    stack,
+    checkedAt: input.checkedAt.toISOString(),
+    reason: failed
+      ? (reason ??
+        (input.lastError
+          ? oneLine(input.lastError.replace(/^error: /, ""))
+          : `\`pulumi preview\` exited ${input.exitCode}`))
+      : null,
+    resourcesChecked: refreshes.size,
+    drifted: failed ? [] : changes,
+  };
+}
+
+/** The report of a check that could not run at all (the CLI printed no events, or could not be started). */
+export function failedDriftReport(reason: string, checkedAt: Date, stack?: string): DriftReport {
+  return {
+    schemaVersion: DRIFT_REPORT_VERSION,
+    status: "failed",
+    exitCode: DRIFT_EXIT_CODES.failed,
+    stack: stack ?? null,
+    checkedAt: checkedAt.toISOString(),
+    reason: oneLine(reason),
+    resourcesChecked: 0,
+    drifted: [],
+  };
+}

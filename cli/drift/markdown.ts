@@ -1,0 +1,82 @@
+/**
+ * The drift report as Markdown, for a pipeline to post (an issue, a job summary): the verdict first, then one
+ * table row per drifted field with its declared and live values, the vault's id and name, and the API's
+ * `modified_at`, then what to do about it.
+ */
+import { showValue } from "../review/values";
+import type { DriftedField, DriftedResource, DriftReport } from "./drift";
+
+/** A table cell: pipes escaped, line breaks flattened. */
+function cell(text: string): string {
+  return text.replace(/\|/g, "\\|").replace(/\s*\n\s*/g, " ");
+}
+
+function shown(field: DriftedField, side: "declared" | "live"): string {
+  if (field.secret) return "secret";
+  return showValue(field[side]);
+}
+
+function vaultCell(resource: DriftedResource): string {
+  if (resource.vaultName) return `**${resource.vaultName}**`;
+  return resource.vaultId ? "(name not shown)" : "—";
+}
+
+function resourceCell(resource: DriftedResource): string {
+  const label = resource.kind === "Vault" ? "vault" : "address";
+  return `\`${resource.resource}\` (${label}${resource.addressId ? ` \`${resource.addressId}\`` : ""})`;
+}
+
+/** The Markdown of a drift report. */
+export function driftMarkdown(report: DriftReport): string {
+  const stack = report.stack ? ` \`${report.stack}\`` : "";
+  const lines = [`## Custody drift check${stack}`, ""];
+  if (report.status === "failed") {
+    lines.push(
+      `🛑 **The drift check could not run**: ${report.reason ?? "unknown reason"}`,
+      "",
+      "This is not drift: nothing was compared. Fix the cause (a token, the API's address, the program) and run the check again.",
+    );
+  } else if (report.status === "clean") {
+    lines.push(
+      `✅ **No drift**: every custody resource is as the program declares it (${report.resourcesChecked} checked).`,
+    );
+  } else {
+    const fields = report.drifted.reduce((n, r) => n + Math.max(r.fields.length, 1), 0);
+    lines.push(
+      `⚠️ **Drift**: ${report.drifted.length} custody resource(s) differ from what the program declares ` +
+        `(${fields} difference(s), ${report.resourcesChecked} resources checked).`,
+      "",
+      "| vault | vault id | resource | field | declared | live | modified at (API) |",
+      "|---|---|---|---|---|---|---|",
+    );
+    for (const resource of report.drifted) {
+      const common = [
+        vaultCell(resource),
+        resource.vaultId ? `\`${resource.vaultId}\`` : "—",
+        resourceCell(resource),
+      ];
+      const modified = resource.modifiedAt ?? "—";
+      if (resource.fields.length === 0) {
+        lines.push(`| ${[...common, "—", "—", "—", modified].map(cell).join(" | ")} |`);
+        continue;
+      }
+      for (const field of resource.fields) {
+        const name = field.certain ? `\`${field.field}\`` : `\`${field.field}\` (secret; may differ)`;
+        lines.push(
+          `| ${[...common, name, shown(field, "declared"), shown(field, "live"), modified].map(cell).join(" | ")} |`,
+        );
+      }
+    }
+    const notes = report.drifted.filter((r) => r.note);
+    if (notes.length > 0) {
+      lines.push("", ...notes.map((r) => `- ${resourceCell(r)}: ${r.note}.`));
+    }
+    lines.push(
+      "",
+      "To repair, run the deploy (`pulumi up --refresh`): it puts every resource back as declared (an archived " +
+        "vault is restored). To keep a change made outside of Pulumi, change the program to match it instead.",
+    );
+  }
+  lines.push("", `Checked at ${report.checkedAt}.`);
+  return `${lines.join("\n")}\n`;
+}
