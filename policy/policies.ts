@@ -319,7 +319,7 @@ function vaultPolicy<P extends Exclude<CustodyPolicyName, "custody-vault-unique-
       const settings = settingsOf(name, defaults, args.getConfig());
       const vault = vaultView(args.props);
       const problem = rule(vault, { name: args.name, protect: args.opts?.protect === true }, settings);
-      if (problem) reportViolation(`${describeVault(args.name, vault)} ${problem}. [${name}]`);
+      if (problem) reportViolation(`${describeVault(args.name)} ${problem}. [${name}]`);
     },
   };
 }
@@ -343,13 +343,13 @@ function uniqueNamesPolicy(entry: unknown): StackValidationPolicy {
         same.push({ resource: resource.name, urn: resource.urn });
         byName.set(vaultName, same);
       }
-      for (const [vaultName, vaults] of byName) {
+      for (const vaults of byName.values()) {
         if (vaults.length < 2) continue;
         const resources = vaults.map((v) => v.resource).join(", ");
         for (const vault of vaults) {
           const others = vaults.filter((v) => v !== vault).map((v) => v.resource);
           reportViolation(
-            `Vault "${vaultName}" (resource ${vault.resource}) has the same name as resource ${others.join(", ")}: vault names are unique in an organization, so only one of ${resources} can exist. [${name}]`,
+            `${describeVault(vault.resource)} has the same name as resource ${others.join(", ")}: vault names are unique in an organization, so only one of ${resources} can exist. [${name}]`,
             vault.urn,
           );
         }

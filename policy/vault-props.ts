@@ -98,9 +98,11 @@ export function vaultView(props: Record<string, unknown>): VaultView {
   };
 }
 
-/** `Vault "Treasury" (resource treasury)`, or only the resource name when the vault name is not known. */
-export function describeVault(resourceName: string, view: VaultView): string {
-  return typeof view.name === "string"
-    ? `Vault "${view.name}" (resource ${resourceName})`
-    : `Vault resource ${resourceName}`;
+/**
+ * `Vault resource treasury`: a violation names the vault by its resource name alone. A policy receives secret
+ * inputs unwrapped, with no mark of which were secret, and its messages reach CI logs and pull requests: the
+ * vault name, which a program may declare as a secret, stays out of them.
+ */
+export function describeVault(resourceName: string): string {
+  return `Vault resource ${resourceName}`;
 }

@@ -392,7 +392,7 @@ describe("the packages as users install them (release files, projects outside th
         );
         assert.ok(failed, "the preview must fail on the mandatory policy");
         assert.match(failed, /custody-vault-protected/);
-        assert.match(failed, /Vault "delivered Treasury" \(resource treasury\) is not protected/);
+        assert.match(failed, /Vault resource treasury is not protected/);
 
         checked.workspace.envVars.PULUMI_ENABLE_STREAMING_JSON_PREVIEW = "true";
         const stream = await pulumiCli(checked, ["preview", "--json", "--policy-pack", pack]).then(

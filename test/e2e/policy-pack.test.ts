@@ -120,11 +120,7 @@ describe("the custody policy pack (pulumi preview --policy-pack, real engine)", 
 
   it("custody-vault-protected: an unprotected vault fails the preview", async () => {
     const outcome = await preview([treasury({}, false)]);
-    assertViolation(
-      outcome,
-      "custody-vault-protected",
-      /Vault "Treasury" \(resource treasury\) is not protected/,
-    );
+    assertViolation(outcome, "custody-vault-protected", /Vault resource treasury is not protected/);
   });
 
   it("custody review lists the engine's policy violation first, with the rule and the resource", async () => {
@@ -148,7 +144,7 @@ describe("the custody policy pack (pulumi preview --policy-pack, real engine)", 
     const mandatory = sections[1] ?? "";
     assert.match(mandatory, /^🛑 Mandatory policy violations/, report);
     assert.match(mandatory, /custody-vault-protected/);
-    assert.match(mandatory, /Vault "Treasury" \(resource treasury\) is not protected/);
+    assert.match(mandatory, /Vault resource treasury is not protected/);
   });
 
   it("custody-vault-name-pattern: a name with trailing whitespace fails the preview", async () => {
@@ -185,7 +181,7 @@ describe("the custody policy pack (pulumi preview --policy-pack, real engine)", 
     assertViolation(
       outcome,
       "custody-vault-allowed-utxo-chains",
-      /Vault "Cold" \(resource cold\) is on the UTXO chain "bitcoin_mainnet"/,
+      /Vault resource cold is on the UTXO chain "bitcoin_mainnet"/,
     );
   });
 
@@ -212,7 +208,7 @@ describe("the custody policy pack (pulumi preview --policy-pack, real engine)", 
     assertViolation(
       outcome,
       "custody-vault-unique-names",
-      /Vault "Treasury" \(resource treasury2?\) has the same name as resource/,
+      /Vault resource treasury2? has the same name as resource/,
     );
   });
 

@@ -88,7 +88,7 @@ const compliant = {
   vaultGroupIds: ["405a1a60-7075-4457-9d86-26046a4f1930"],
 };
 
-describe("pulumi-custody/policy: the custody policies", () => {
+describe("@pulumi-custody/policy: the custody policies", () => {
   it("declares every rule once, mandatory by default", () => {
     const policies = custodyPolicies();
     assert.deepEqual(
@@ -143,11 +143,40 @@ describe("pulumi-custody/policy: the custody policies", () => {
     );
   });
 
+  it("no violation names the vault: a policy cannot tell a secret name, and its messages reach CI logs", () => {
+    // A name as a program might declare it with `pulumi.secret(...)`: the pack receives it unwrapped.
+    const hidden = "Hidden Cold 7Q2";
+    const violations = CUSTODY_POLICY_NAMES.filter((n) => n !== "custody-vault-unique-names").flatMap(
+      (policy) =>
+        validate(
+          policy,
+          {
+            props: { name: hidden, type: "utxo", chain: "bitcoin_mainnet", adoptExisting: true },
+            protect: false,
+          },
+          {
+            fileConfig: (
+              {
+                "custody-vault-name-pattern": { pattern: "^[a-z]+$" },
+                "custody-vault-allowed-types": { allowedTypes: ["evm"] },
+                "custody-vault-allowed-utxo-chains": { allowedChains: ["bitcoin_testnet"] },
+              } as Record<string, Record<string, unknown>>
+            )[policy],
+          },
+        ),
+    );
+    assert.ok(violations.length >= 5, `every rule but unique-names reports: ${JSON.stringify(violations)}`);
+    for (const v of violations) {
+      assert.ok(!v.message.includes(hidden), v.message);
+      assert.match(v.message, /^Vault resource treasury /);
+    }
+  });
+
   describe("custody-vault-protected", () => {
     it("reports an unprotected vault, naming the vault, the resource and the rule", () => {
       const [v, ...rest] = validate("custody-vault-protected", { props: compliant, protect: false });
       assert.equal(rest.length, 0);
-      assert.match(v!.message, /^Vault "Treasury" \(resource treasury\) is not protected: .*`protect: true`/);
+      assert.match(v!.message, /^Vault resource treasury is not protected: .*`protect: true`/);
       assert.match(v!.message, /\[custody-vault-protected\]$/);
     });
 
@@ -183,7 +212,7 @@ describe("pulumi-custody/policy: the custody policies", () => {
       const [v] = validate("custody-vault-name-pattern", { props: compliant }, { config });
       assert.match(
         v!.message,
-        /^Vault "Treasury" \(resource treasury\) has a name that does not match the pattern \/\^\[a-z\]\+\$\/\. \[custody-vault-name-pattern\]$/,
+        /^Vault resource treasury has a name that does not match the pattern \/\^\[a-z\]\+\$\/\. \[custody-vault-name-pattern\]$/,
       );
       const fileConfig = { pattern: "^(dev|prod)-[a-z-]+$" };
       assert.equal(
@@ -314,7 +343,7 @@ describe("pulumi-custody/policy: the custody policies", () => {
       const [v] = validate("custody-vault-in-vault-group", { props: { name: "Hot", type: "evm" } });
       assert.match(
         v!.message,
-        /^Vault "Hot" \(resource treasury\) is a "evm" vault, which holds assets, and declares no vault group: set `vaultGroupIds`/,
+        /^Vault resource treasury is a "evm" vault, which holds assets, and declares no vault group: set `vaultGroupIds`/,
       );
       assert.equal(
         validate("custody-vault-in-vault-group", { props: { ...compliant, vaultGroupIds: [] } }).length,
@@ -372,7 +401,7 @@ describe("pulumi-custody/policy: the custody policies", () => {
       const [v] = validate("custody-vault-adopt-allow-list", adopting);
       assert.match(
         v!.message,
-        /^Vault "Safe" \(resource treasury\) sets `adoptExisting: true`, but its name is not on this stack's allow-list .*\(allowed: none\)\. \[custody-vault-adopt-allow-list\]$/,
+        /^Vault resource treasury sets `adoptExisting: true`, but its name is not on this stack's allow-list .*\(allowed: none\)\. \[custody-vault-adopt-allow-list\]$/,
       );
       const fileConfig = { allowedNames: ["Safe"] };
       assert.deepEqual(validate("custody-vault-adopt-allow-list", adopting, { fileConfig }), []);
@@ -447,7 +476,7 @@ describe("pulumi-custody/policy: the custody policies", () => {
       );
       assert.match(
         violations[0]!.message,
-        /^Vault "Treasury" \(resource a\) has the same name as resource b: .* \[custody-vault-unique-names\]$/,
+        /^Vault resource a has the same name as resource b: .* \[custody-vault-unique-names\]$/,
       );
     });
 
