@@ -449,8 +449,12 @@ describe("the provider plugin missing from a machine", () => {
   });
 });
 
-/** The tsconfig of `pulumi new typescript` (v3.248.0's template), for `files`. */
+/**
+ * The tsconfig of `pulumi new typescript` (v3.248.0's template), for `files`; under TypeScript 6 with the
+ * `ignoreDeprecations` its classic module resolution then needs (README.md, "Installing it in your project").
+ */
 function templateTsconfig(files: string[]) {
+  const tsMajor = Number(programToolVersions().typescript.split(".")[0]);
   return {
     compilerOptions: {
       strict: true,
@@ -464,6 +468,7 @@ function templateTsconfig(files: string[]) {
       noFallthroughCasesInSwitch: true,
       noImplicitReturns: true,
       forceConsistentCasingInFileNames: true,
+      ...(tsMajor >= 6 ? { ignoreDeprecations: "6.0" } : {}),
     } as Record<string, unknown>,
     files,
   };
