@@ -85,19 +85,92 @@ async function probe(settings: CustodySettings): Promise<unknown> {
   }
 }
 
-function settingsError(err: unknown, settings: CustodySettings): CustodySettingsError {
+/** Where a setting in force came from, as messages name it, and how its owner changes it. */
+export interface SettingOrigin {
+  /** `stack config custody:accessToken`, `the CUSTODY_ACCESS_TOKEN environment variable`, `the accessToken option`. */
+  readonly source: string;
+  /** What to do to change it, as a sentence without its final period. */
+  readonly howToChange: string;
+}
+
+/** Where the base URL and the access token in force came from. */
+export interface SettingOrigins {
+  /** Of the base URL. */
+  readonly baseUrl: SettingOrigin;
+  /** Of the access token. */
+  readonly accessToken: SettingOrigin;
+}
+
+/** The origin of a setting read from stack config (`fromConfig`) or else from the environment. */
+export function configOrEnvironment(name: "baseUrl" | "accessToken", fromConfig: boolean): SettingOrigin {
+  const spec = SETTINGS[name];
+  return {
+    source: fromConfig ? `stack config ${spec.configKey}` : `the ${spec.envVar} environment variable`,
+    howToChange:
+      name === "accessToken"
+        ? `set a valid one with \`pulumi config set --secret ${spec.configKey} <token>\` or the ${spec.envVar} environment variable`
+        : `check ${spec.configKey} (or ${spec.envVar})`,
+  };
+}
+
+/** Where the provider process's settings came from: its configuration (the stack config) or the environment. */
+function providerOrigins(): SettingOrigins {
+  return {
+    baseUrl: configOrEnvironment("baseUrl", settingFromConfig("baseUrl")),
+    accessToken: configOrEnvironment("accessToken", settingFromConfig("accessToken")),
+  };
+}
+
+/** A sentence: its first letter upper case. */
+function sentence(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/**
+ * What a failed call with `settings` says about them: the settings error to report, or `undefined` when the
+ * failure is not about the settings (a 404 of a lookup, a 5xx). A refused token, plain http to a remote host,
+ * a malformed base URL and a host that cannot be reached are.
+ */
+export function settingsErrorOf(
+  err: unknown,
+  settings: CustodySettings,
+  origins: SettingOrigins,
+): CustodySettingsError | undefined {
   const token = SETTINGS.accessToken;
   const base = SETTINGS.baseUrl;
-  const tokenSource = settingFromConfig("accessToken")
-    ? `stack config ${token.configKey}`
-    : `the ${token.envVar} environment variable`;
-  const baseSource = settingFromConfig("baseUrl")
-    ? `stack config ${base.configKey}`
-    : `the ${base.envVar} environment variable`;
   if (err instanceof CustodyAuthenticationError) {
     return new CustodySettingsError(
       token.configKey,
-      `The custody API at ${settings.baseUrl} refused the access token from ${tokenSource} (401 Unauthorized): ` +
+      `The custody API at ${settings.baseUrl} refused the access token from ${origins.accessToken.source} ` +
+        `(401 Unauthorized): it is wrong, expired or revoked. ${sentence(origins.accessToken.howToChange)}.`,
+    );
+  }
+  const reason = err instanceof Error ? err.message : String(err);
+  if (err instanceof CustodyConfigurationError) {
+    return new CustodySettingsError(
+      base.configKey,
+      `Invalid base URL from ${origins.baseUrl.source}: ${reason}`,
+    );
+  }
+  if (err instanceof CustodyConnectionError && err.code === "ERR_CUSTODY_CONNECTION") {
+    return new CustodySettingsError(
+      base.configKey,
+      `The custody API at ${settings.baseUrl} (from ${origins.baseUrl.source}) cannot be reached: ${reason}. ` +
+        `${sentence(origins.baseUrl.howToChange)}.`,
+    );
+  }
+  return undefined;
+}
+
+/** The settings error of the provider's probe (`GET /vaults?size=1`), which failed with `err`. */
+function settingsError(err: unknown, settings: CustodySettings): CustodySettingsError {
+  const origins = providerOrigins();
+  const token = SETTINGS.accessToken;
+  const base = SETTINGS.baseUrl;
+  if (err instanceof CustodyAuthenticationError) {
+    return new CustodySettingsError(
+      token.configKey,
+      `The custody API at ${settings.baseUrl} refused the access token from ${origins.accessToken.source} (401 Unauthorized): ` +
         "it is wrong, expired or revoked. Set a valid one with " +
         `\`pulumi config set --secret ${token.configKey} <token>\` or ${token.envVar}. ` +
         "After a rotation, `pulumi refresh` and `pulumi preview --refresh` still use the token the last `pulumi up` " +
@@ -108,28 +181,24 @@ function settingsError(err: unknown, settings: CustodySettings): CustodySettings
   if (err instanceof CustodyPermissionError) {
     return new CustodySettingsError(
       token.configKey,
-      `The custody API at ${settings.baseUrl} accepted the access token from ${tokenSource} but refused to list ` +
+      `The custody API at ${settings.baseUrl} accepted the access token from ${origins.accessToken.source} but refused to list ` +
         "vaults with it (403 Forbidden): use the token of an API user that may read vaults.",
     );
   }
   if (err instanceof CustodyNotFoundError) {
     return new CustodySettingsError(
       base.configKey,
-      `${settings.baseUrl} (from ${baseSource}) does not serve the custody API: GET /api/v1/vaults answered 404. ` +
+      `${settings.baseUrl} (from ${origins.baseUrl.source}) does not serve the custody API: GET /api/v1/vaults answered 404. ` +
         `Set the API's root URL, e.g. ${base.example}, without /api/v1.`,
     );
   }
-  const reason = err instanceof Error ? err.message : String(err);
-  if (err instanceof CustodyConfigurationError) {
-    return new CustodySettingsError(
+  return (
+    settingsErrorOf(err, settings, origins) ??
+    new CustodySettingsError(
       base.configKey,
-      `Invalid ${base.configKey} (from ${baseSource}): ${reason}`,
-    );
-  }
-  return new CustodySettingsError(
-    base.configKey,
-    `The custody API at ${settings.baseUrl} (from ${baseSource}) cannot be reached: ${reason}. ` +
-      `Check ${base.configKey} (or ${base.envVar}).`,
+      `The custody API at ${settings.baseUrl} (from ${origins.baseUrl.source}) cannot be reached: ` +
+        `${err instanceof Error ? err.message : String(err)}. ${sentence(origins.baseUrl.howToChange)}.`,
+    )
   );
 }
 
