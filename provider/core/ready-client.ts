@@ -18,6 +18,7 @@ import {
 } from "@pulumi-custody/sdk";
 import { clientFor, currentSettings, settingFromConfig } from "./client";
 import { notifyUser } from "./notify";
+import { engineAddressOfHost } from "./provider-host";
 import { type CustodySettings, CustodySettingsError, SETTINGS } from "./settings";
 
 const verified = new Map<string, Promise<CustodyClient>>();
@@ -26,17 +27,17 @@ const told = new Set<string>();
 
 /** The client for the settings in force, after they were shown to work (once per process and settings). */
 export async function readyClient(): Promise<CustodyClient> {
-  const settings = currentSettings();
-  const key = JSON.stringify([settings.baseUrl, settings.accessToken]);
-  let ready = verified.get(key);
-  if (!ready) {
-    ready = verify(settings);
-    verified.set(key, ready);
-  }
   try {
+    const settings = currentSettings();
+    const key = JSON.stringify([settings.baseUrl, settings.accessToken]);
+    let ready = verified.get(key);
+    if (!ready) {
+      ready = verify(settings);
+      verified.set(key, ready);
+    }
     return await ready;
   } catch (err) {
-    throw once(err);
+    throw withoutHostEcho(once(err));
   }
 }
 
@@ -202,7 +203,10 @@ function settingsError(err: unknown, settings: CustodySettings): CustodySettings
   );
 }
 
-/** The full message the first time; after that one line that points to it, so N resources print it once. */
+/**
+ * The full message the first time; after that one line that points to it, so N resources print it once. The
+ * CLI lists diagnostics by resource, not in the order they came, so the pointer does not say "first".
+ */
 function once(err: unknown): unknown {
   if (!(err instanceof CustodySettingsError)) return err;
   if (!told.has(err.message)) {
@@ -211,6 +215,30 @@ function once(err: unknown): unknown {
   }
   return new CustodySettingsError(
     err.setting,
-    `${err.setting} does not work (the first error of this run says why and what to do).`,
+    `${err.setting} does not work: the error of another resource of this run says why and what to do.`,
   );
+}
+
+/** What the dynamic-provider host writes to stderr for each settings error: the echoes to drop. */
+const echoes = new Set<string>();
+let echoFilterInstalled = false;
+
+/**
+ * Pulumi's dynamic-provider host writes `${error}: ${error.stack}` of a failed check, diff, read or delete to its
+ * stderr, and the CLI prints that on the stack's row (with a stray `.:`, as a settings error has no stack)
+ * besides the error it shows on the resource's row. A settings error says everything on the resource's row, so
+ * inside the host its echo is dropped; any other line goes through.
+ */
+function withoutHostEcho(err: unknown): unknown {
+  if (!(err instanceof CustodySettingsError) || engineAddressOfHost() === undefined) return err;
+  echoes.add(`${err}: ${err.stack}`);
+  if (!echoFilterInstalled) {
+    echoFilterInstalled = true;
+    const write = console.error;
+    console.error = (...args: unknown[]) => {
+      if (args.length === 1 && typeof args[0] === "string" && echoes.has(args[0])) return;
+      write.apply(console, args);
+    };
+  }
+  return err;
 }

@@ -3,6 +3,7 @@
 // early with one clear message.
 import * as assert from "node:assert/strict";
 import type { Stack } from "@pulumi/pulumi/automation";
+import { assertReadable, cliOutput, diagnosticsByRow } from "../support/cli-output";
 import { declare, fixtureStack, startTestEmulator, type TestEmulator } from "../support/e2e-custody";
 import { disposeLocalStack, enginePaths } from "../support/pulumi-engine";
 
@@ -127,10 +128,44 @@ describe("credentials (real engine, emulator)", () => {
       assert.match(output, /does not serve the custody API: GET \/api\/v1\/vaults answered 404/);
     });
 
+    it("a wrong base URL on a refresh: the message once, one line on each other resource, nothing on the stack's row", async () => {
+      await stack.setConfig("custody:baseUrl", { value: "http://custody.example.com" });
+      // --run-program: the provider takes the current stack config, not the one the last `up` recorded.
+      const { failed, output } = await cliOutput(stack, ["refresh", "--yes", "--run-program"]);
+      assert.ok(failed, output);
+      assertReadable(output);
+      const rows = [...diagnosticsByRow(output)];
+      const stackRows = rows.filter(([row]) => row.startsWith("pulumi:pulumi:Stack "));
+      for (const [, lines] of stackRows) {
+        assert.deepEqual(
+          lines.filter((line) => /custody|Custody|\.:$/.test(line)),
+          [],
+          "the stack's row repeats the error",
+        );
+      }
+      const resourceRows = rows.filter(([row]) => !row.startsWith("pulumi:pulumi:Stack "));
+      // Each resource whose refresh started fails (the engine stops starting others after the first failure).
+      assert.ok(resourceRows.length >= 1, output);
+      for (const [row, lines] of resourceRows) assert.equal(lines.length, 1, `${row}: ${lines.join("\n")}`);
+      const lines = resourceRows.flatMap(([, l]) => l);
+      const full = lines.filter((line) => /plain http/.test(line));
+      assert.equal(full.length, 1, lines.join("\n"));
+      assert.match(
+        full[0] ?? "",
+        /^error: (Preview failed: )?Invalid base URL from stack config custody:baseUrl: baseUrl http:\/\/custody\.example\.com uses plain http/,
+      );
+      for (const line of lines.filter((l) => !/plain http/.test(l))) {
+        assert.match(
+          line,
+          /^error: (Preview failed: )?custody:baseUrl does not work: the error of another resource of this run says why and what to do\.$/,
+        );
+      }
+    });
+
     it("plain http to a host that is not loopback", async () => {
       await stack.setConfig("custody:baseUrl", { value: "http://custody.example.com" });
       const output = await rejection(stack.preview());
-      assert.match(output, /Invalid custody:baseUrl .*plain http/);
+      assert.match(output, /Invalid base URL from stack config custody:baseUrl: .*plain http/);
     });
   });
 });

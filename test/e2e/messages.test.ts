@@ -3,57 +3,9 @@
 // stack trace or colour codes, and a replace's warning sits on the vault's own row and says what `up` will do.
 import * as assert from "node:assert/strict";
 import type { Stack } from "@pulumi/pulumi/automation";
-import {
-  configureForEmulator,
-  pulumiCli,
-  startTestEmulator,
-  type TestEmulator,
-} from "../support/e2e-custody";
+import { assertReadable, cliOutput, diagnosticsByRow } from "../support/cli-output";
+import { configureForEmulator, startTestEmulator, type TestEmulator } from "../support/e2e-custody";
 import { createLocalStack, disposeLocalStack, enginePaths, repoPath } from "../support/pulumi-engine";
-
-/** What a CLI run printed (stdout, then stderr), whether it failed or not; `failed` says which. */
-async function cliOutput(stack: Stack, args: string[]): Promise<{ failed: boolean; output: string }> {
-  try {
-    const { stdout, stderr } = await pulumiCli(stack, args);
-    return { failed: false, output: `${stdout}${stderr}` };
-  } catch (err) {
-    const e = err as { stdout?: string; stderr?: string };
-    return { failed: true, output: `${e.stdout ?? ""}${e.stderr ?? ""}` };
-  }
-}
-
-/** The lines of the CLI's `Diagnostics:` section (up to `Resources:` or `Outputs:`), without blank ones. */
-function diagnostics(output: string): string[] {
-  const start = output.indexOf("\nDiagnostics:\n");
-  assert.ok(start >= 0, `no Diagnostics section in:\n${output}`);
-  const rest = output.slice(start + "\nDiagnostics:\n".length);
-  const end = rest.search(/^(Resources|Outputs):$/m);
-  return (end < 0 ? rest : rest.slice(0, end)).split("\n").filter((line) => line.trim() !== "");
-}
-
-/** The diagnostics of each row: `pulumi:pulumi:Stack (name):` or `<type> (name):` followed by its lines. */
-function diagnosticsByRow(output: string): Map<string, string[]> {
-  const rows = new Map<string, string[]>();
-  let current: string[] | undefined;
-  for (const line of diagnostics(output)) {
-    const header = /^ {2}(\S+) \((.+)\):$/.exec(line);
-    if (header) {
-      current = [];
-      rows.set(`${header[1]} ${header[2]}`, current);
-    } else {
-      assert.ok(current, `a diagnostic line before any row: ${line}`);
-      current.push(line.trim());
-    }
-  }
-  return rows;
-}
-
-/** Nothing a person cannot use: no stack frame, no ANSI colour code (the output is not a terminal). */
-function assertReadable(output: string): void {
-  assert.doesNotMatch(output, /^\s+at /m, output);
-  assert.ok(!output.includes("\u001b["), `ANSI colour codes in:\n${output}`);
-  assert.doesNotMatch(output, /\.ts:\d+:\d+/, output);
-}
 
 describe("messages the CLI prints (real engine, emulator)", () => {
   let emulator: TestEmulator;
