@@ -163,21 +163,35 @@ export function settingsErrorOf(
   return undefined;
 }
 
+/**
+ * A refused token from the provider's configuration. Which value that is depends on the command, which the
+ * provider is not told: `pulumi up` and `pulumi preview` configure it from the current stack config, while
+ * `pulumi refresh`, `pulumi destroy` and the refresh step of `--refresh` configure it from the state, with the
+ * value the last `pulumi up` recorded; right after a rotation that is the old token. So the message says both,
+ * and the commands that work in each case.
+ */
+function recordedTokenRefused(settings: CustodySettings): string {
+  const token = SETTINGS.accessToken;
+  return (
+    `The custody API at ${settings.baseUrl} refused the access token ${token.configKey} that the provider was ` +
+    "configured with (401 Unauthorized). `pulumi refresh`, `pulumi destroy` and the refresh step of " +
+    "`pulumi preview --refresh` and `pulumi up --refresh` configure the provider from the state, with the " +
+    `${token.configKey} the last \`pulumi up\` recorded, not from the current stack config. If the token was ` +
+    "rotated since that `up`, run `pulumi up` once to record the new one, or add --run-program to use the " +
+    "current stack config: `pulumi refresh --run-program`, and for the drift check " +
+    "`pulumi preview --refresh --run-program --expect-no-changes`. Otherwise the token is wrong, expired or " +
+    `revoked: set a valid one with \`pulumi config set --secret ${token.configKey} <token>\` or the ` +
+    `${token.envVar} environment variable.`
+  );
+}
+
 /** The settings error of the provider's probe (`GET /vaults?size=1`), which failed with `err`. */
 function settingsError(err: unknown, settings: CustodySettings): CustodySettingsError {
   const origins = providerOrigins();
   const token = SETTINGS.accessToken;
   const base = SETTINGS.baseUrl;
-  if (err instanceof CustodyAuthenticationError) {
-    return new CustodySettingsError(
-      token.configKey,
-      `The custody API at ${settings.baseUrl} refused the access token from ${origins.accessToken.source} (401 Unauthorized): ` +
-        "it is wrong, expired or revoked. Set a valid one with " +
-        `\`pulumi config set --secret ${token.configKey} <token>\` or ${token.envVar}. ` +
-        "After a rotation, `pulumi refresh` and `pulumi preview --refresh` still use the token the last `pulumi up` " +
-        "recorded in the state: add --run-program (`pulumi preview --refresh --run-program --expect-no-changes`), " +
-        "or run `pulumi up` once with the new token.",
-    );
+  if (err instanceof CustodyAuthenticationError && settingFromConfig("accessToken")) {
+    return new CustodySettingsError(token.configKey, recordedTokenRefused(settings));
   }
   if (err instanceof CustodyPermissionError) {
     return new CustodySettingsError(
