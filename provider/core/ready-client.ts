@@ -27,18 +27,40 @@ const told = new Set<string>();
 
 /** The client for the settings in force, after they were shown to work (once per process and settings). */
 export async function readyClient(): Promise<CustodyClient> {
+  let settings: CustodySettings;
   try {
-    const settings = currentSettings();
-    const key = JSON.stringify([settings.baseUrl, settings.accessToken]);
-    let ready = verified.get(key);
-    if (!ready) {
-      ready = verify(settings);
-      verified.set(key, ready);
-    }
-    return await ready;
+    settings = currentSettings();
+  } catch (err) {
+    // A missing or malformed setting: a short message, given in full to every resource.
+    throw withoutHostEcho(err);
+  }
+  try {
+    return await verifiedClient(settings);
   } catch (err) {
     throw withoutHostEcho(once(err));
   }
+}
+
+/**
+ * The client for the settings in force when they work, else `undefined`; a failure is left for the operation
+ * that needs the client to report (a lookup that only words a notice must not use up the full message).
+ */
+export async function workingClient(): Promise<CustodyClient | undefined> {
+  try {
+    return await verifiedClient(currentSettings());
+  } catch {
+    return undefined;
+  }
+}
+
+function verifiedClient(settings: CustodySettings): Promise<CustodyClient> {
+  const key = JSON.stringify([settings.baseUrl, settings.accessToken]);
+  let ready = verified.get(key);
+  if (!ready) {
+    ready = verify(settings);
+    verified.set(key, ready);
+  }
+  return ready;
 }
 
 /** Forgets every verification (tests, and a process that changes settings). */

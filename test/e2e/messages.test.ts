@@ -4,7 +4,16 @@
 import * as assert from "node:assert/strict";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { assertReadable, cliOutput, diagnosticsByRow } from "../support/cli-output";
-import { configureForEmulator, startTestEmulator, type TestEmulator } from "../support/e2e-custody";
+import {
+  configureForEmulator,
+  declare,
+  fixtureStack,
+  pulumiCli,
+  startTestEmulator,
+  stateResources,
+  type TestEmulator,
+  VAULT_TYPE,
+} from "../support/e2e-custody";
 import { createLocalStack, disposeLocalStack, enginePaths, repoPath } from "../support/pulumi-engine";
 
 describe("messages the CLI prints (real engine, emulator)", () => {
@@ -71,6 +80,70 @@ describe("messages the CLI prints (real engine, emulator)", () => {
           /^error: get\w+: Invalid base URL from stack config custody:baseUrl: baseUrl http:\/\/custody\.example\.com uses plain http; the custody API requires https:\/\/\./,
         );
       }
+    });
+  });
+
+  describe("a replace's warning: on the vault's row, and what `up` will do", () => {
+    const name = "e2e-messages Treasury";
+    const vaultRow = `${VAULT_TYPE} treasury`;
+    let stack: Stack;
+    let originalId: string;
+    before(async () => {
+      stack = await fixtureStack(emulator, "replace");
+      // The fixture program warns on the stack's row when this output is left unset.
+      await stack.setConfig("signingKeyPem", { value: "not a key", secret: true });
+      await declare(stack, { vaults: { treasury: { name, type: "evm" } } });
+      await pulumiCli(stack, ["up", "--yes"]);
+      originalId = (await stateResources(stack, VAULT_TYPE)).get("treasury")?.id ?? "";
+      assert.ok(originalId);
+    });
+    after(async () => {
+      if (stack) await disposeLocalStack(stack);
+    });
+
+    /** The warnings of the preview of `declared`, by row. */
+    async function previewWarnings(type: string): Promise<Map<string, string[]>> {
+      await declare(stack, { vaults: { treasury: { name, type } } });
+      const { failed, output } = await cliOutput(stack, ["preview"]);
+      assert.equal(failed, false, output);
+      assertReadable(output);
+      const rows = diagnosticsByRow(output);
+      for (const [row, lines] of rows) {
+        if (row !== vaultRow) assert.deepEqual(lines, [], `${row} has diagnostics`);
+      }
+      return rows;
+    }
+
+    it("a replace: the warning is on the vault's row and promises a new vault", async () => {
+      const rows = await previewWarnings("solana");
+      const lines = rows.get(vaultRow) ?? [];
+      assert.equal(lines.length, 1, lines.join("\n"));
+      assert.match(
+        lines[0] ?? "",
+        new RegExp(
+          `^warning: vault "${name}" \\(${originalId}\\) must be replaced \\(type "evm" -> "solana"\\)\\.`,
+        ),
+      );
+      assert.match(lines[0] ?? "", /the old vault will be ARCHIVED, not deleted/);
+      assert.match(lines[0] ?? "", /a new vault with a new address is created/);
+      await pulumiCli(stack, ["up", "--yes"]);
+      assert.notEqual((await stateResources(stack, VAULT_TYPE)).get("treasury")?.id, originalId);
+    });
+
+    it("its revert: the warning says the original is restored, and `up` restores it", async () => {
+      const rows = await previewWarnings("evm");
+      const lines = rows.get(vaultRow) ?? [];
+      assert.equal(lines.length, 1, lines.join("\n"));
+      assert.match(lines[0] ?? "", /must be replaced \(type "solana" -> "evm"\)/);
+      assert.ok(
+        (lines[0] ?? "").includes(
+          `(${originalId}), archived earlier and matching the new declaration, is restored`,
+        ),
+        lines[0],
+      );
+      assert.doesNotMatch(lines[0] ?? "", /a new vault with a new address is created/);
+      await pulumiCli(stack, ["up", "--yes"]);
+      assert.equal((await stateResources(stack, VAULT_TYPE)).get("treasury")?.id, originalId);
     });
   });
 });

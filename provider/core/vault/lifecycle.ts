@@ -182,7 +182,7 @@ export function archivedVaultName(name: string, id: string): string {
 }
 
 /** The archived vault that a replace renamed out of the way and that matches the declaration, if any. */
-async function renamedByReplace(
+export async function renamedByReplace(
   client: CustodyClient,
   inputs: VaultInputs,
 ): Promise<VaultRecord | undefined> {
