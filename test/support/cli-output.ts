@@ -24,9 +24,12 @@ export async function cliOutput(stack: Stack, args: string[]): Promise<{ failed:
   }
 }
 
-/** The lines of the CLI's `Diagnostics:` section (up to `Resources:` or `Outputs:`), without blank ones. */
+/**
+ * The lines of the CLI's last `Diagnostics:` section (up to `Resources:` or `Outputs:`), without blank ones: an
+ * operation that previews first (`up`, `refresh --yes`) prints the preview's section, then its own.
+ */
 export function diagnostics(output: string): string[] {
-  const start = output.indexOf("\nDiagnostics:\n");
+  const start = output.lastIndexOf("\nDiagnostics:\n");
   assert.ok(start >= 0, `no Diagnostics section in:\n${output}`);
   const rest = output.slice(start + "\nDiagnostics:\n".length);
   const end = rest.search(/^(Resources|Outputs|Policies):$/m);
