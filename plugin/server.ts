@@ -12,7 +12,7 @@
  * grpc-js answers UNIMPLEMENTED, which the engine takes as "not supported" (it then sends `Configure`).
  */
 import type * as grpcTypes from "@grpc/grpc-js";
-import { exitWhenEngineIsGone, setNoticeSink, typeOfUrn } from "pulumi-custody/core";
+import { exitWhenEngineIsGone, recordResourceUrn, setNoticeSink, typeOfUrn } from "pulumi-custody/core";
 import * as functions from "./functions";
 import * as provider from "./provider";
 import { PLUGIN_VERSION, packageSchema } from "./schema";
@@ -55,15 +55,18 @@ function load(): {
 type Callback = (err: unknown, value?: unknown) => void;
 type Handler = (call: { request: Proto }, callback: Callback) => void;
 
-/** The engine's `Log` RPC as a notice sink: warnings show in the preview and in `up`, with the resource. */
+/**
+ * The engine's `Log` RPC as a notice sink: warnings show in the preview and in `up`, on the row of the resource
+ * they are about (its URN, recorded from the requests that name it), else on the stack's.
+ */
 function engineNotices(m: ReturnType<typeof load>, address: string) {
   const client = new m.engineRpc.EngineClient(address, m.grpc.credentials.createInsecure());
-  return (message: string) =>
+  return (message: string, urn?: string) =>
     new Promise<void>((resolve) => {
       const request = new m.engine.LogRequest();
       request.setSeverity(m.engine.LogSeverity.WARNING);
       request.setMessage(message);
-      request.setUrn("");
+      request.setUrn(urn ?? "");
       client.log(request, (err: unknown) => {
         // A lost notice must not fail the operation: stderr reaches the CLI as well.
         if (err) console.error(`warning: ${message}`);
@@ -116,6 +119,12 @@ export async function serve(engineAddress: string | undefined): Promise<number> 
     };
 
   const typeOf = (request: Proto): string => request.getType?.() || typeOfUrn(request.getUrn());
+  /** The resource a request is about, so that a notice about it lands on its row. */
+  const about = (request: Proto): string => {
+    const id: string = request.getId();
+    recordResourceUrn(id, request.getUrn());
+    return id;
+  };
   const failuresOf = (failures: provider.Failure[]) =>
     failures.map((f) => {
       const failure = new m.proto.CheckFailure();
@@ -177,7 +186,7 @@ export async function serve(engineAddress: string | undefined): Promise<number> 
     diff: handle(async (request) => {
       const result = await provider.diff(
         typeOf(request),
-        request.getId(),
+        about(request),
         toJs(request.getOlds()),
         toJs(request.getNews()),
       );
@@ -198,7 +207,7 @@ export async function serve(engineAddress: string | undefined): Promise<number> 
     read: handle(async (request) => {
       const result = await provider.read(
         typeOf(request),
-        request.getId(),
+        about(request),
         toJs(request.getProperties()),
         toJs(request.getInputs()),
       );
@@ -213,14 +222,14 @@ export async function serve(engineAddress: string | undefined): Promise<number> 
       if (request.getPreview()) return new m.proto.UpdateResponse().setProperties(request.getNews());
       const outputs = await provider.update(
         typeOf(request),
-        request.getId(),
+        about(request),
         toJs(request.getOlds()),
         toJs(request.getNews()),
       );
       return new m.proto.UpdateResponse().setProperties(toStruct(outputs));
     }),
     delete: handle(async (request) => {
-      await provider.remove(typeOf(request), request.getId(), toJs(request.getProperties()));
+      await provider.remove(typeOf(request), about(request), toJs(request.getProperties()));
       return new m.empty.Empty();
     }),
   };

@@ -5,13 +5,18 @@
  * exists as declared, drops the creates that never arrived, and writes the result back with
  * `pulumi stack import`. Settings come from the stack config (`custody:baseUrl`, `custody:accessToken`) or the
  * environment, as for the provider. Run `pulumi cancel` first if the dead run left the stack locked.
+ *
+ * With the file backend it first repairs what a kill can leave unreadable there (./file-backend.ts): a
+ * half-written metadata file beside the state, which makes every command, `pulumi cancel` included, fail with
+ * `failed to load checkpoint: EOF`.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { configure, type ExportedDeployment, recoverPendingCreates } from "pulumi-custody/core";
 import { type Command, parseArgs } from "../command";
+import { backendDirOf, repairTornMetadata, stateBackups } from "./file-backend";
 
 /** `custody recover`. */
 export const recoverCommand: Command = {
@@ -37,7 +42,21 @@ export const recoverCommand: Command = {
       cwd: (args.flags.cwd as string | undefined) ?? io.cwd,
       env: io.env,
     };
-    const exported = JSON.parse(pulumi(["stack", "export"], options)) as { deployment: ExportedDeployment };
+    const backendDir = fileBackendDir(options);
+    if (backendDir) {
+      for (const file of repairTornMetadata(backendDir)) {
+        io.stdout.write(
+          `repaired  ${file}: a metadata file of the state that an interrupted run left half-written ` +
+            "(the state file beside it is whole); removed, so that pulumi can read the stack again\n",
+        );
+      }
+    }
+    let exported: { deployment: ExportedDeployment };
+    try {
+      exported = JSON.parse(pulumi(["stack", "export"], options)) as { deployment: ExportedDeployment };
+    } catch (err) {
+      throw new Error(`${describe(err)}${backendDir ? backupsAdvice(backendDir, options) : ""}`);
+    }
     const config = JSON.parse(pulumi(["config", "--json", "--show-secrets"], options)) as Record<
       string,
       { value?: unknown }
@@ -55,7 +74,17 @@ export const recoverCommand: Command = {
     try {
       const file = join(dir, "deployment.json");
       writeFileSync(file, JSON.stringify({ ...exported, deployment }), { mode: 0o600 });
-      pulumi(["stack", "import", "--file", file], options);
+      try {
+        pulumi(["stack", "import", "--file", file], options);
+      } catch (err) {
+        const locked = /locked/i.test(describe(err));
+        throw new Error(
+          locked
+            ? `${describe(err)}. The interrupted run still holds the stack's lock: release it with ` +
+                "`pulumi cancel --yes` (when no other run of the stack is going on), then run `custody recover` again."
+            : describe(err),
+        );
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -67,13 +96,67 @@ export const recoverCommand: Command = {
   },
 };
 
+/** Runs the `pulumi` CLI; its output, or an error whose message is what the CLI said on stderr. */
 function pulumi(args: string[], options: { cwd: string; stack?: string; env: NodeJS.ProcessEnv }): string {
   const stackArgs = options.stack ? ["--stack", options.stack] : [];
-  return execFileSync("pulumi", [...args, ...stackArgs, "--non-interactive"], {
-    cwd: options.cwd,
-    env: options.env,
-    encoding: "utf8",
-    maxBuffer: 256 * 1024 * 1024,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  try {
+    return execFileSync("pulumi", [...args, ...stackArgs, "--non-interactive"], {
+      cwd: options.cwd,
+      env: options.env,
+      encoding: "utf8",
+      maxBuffer: 256 * 1024 * 1024,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+  } catch (err) {
+    // On one line, as every failure of `custody` is reported.
+    const said = String((err as { stderr?: unknown }).stderr ?? "")
+      .split("\n")
+      .map((line) => line.trim())
+      .filter((line) => line !== "")
+      .join(" ")
+      .replace(/^error: /, "");
+    throw new Error(`\`pulumi ${args.join(" ")}\` failed: ${said || describe(err)}`);
+  }
+}
+
+function describe(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** The directory of the stack's backend when it is the file backend (`file://…`); else `undefined`. */
+function fileBackendDir(options: { cwd: string; env: NodeJS.ProcessEnv }): string | undefined {
+  // The backend the CLI itself resolves (PULUMI_BACKEND_URL, the project's `backend.url`, the login).
+  let url: string | undefined;
+  try {
+    url = /^Backend URL: (\S+)$/m.exec(
+      pulumi(["whoami", "--verbose"], { ...options, stack: undefined }),
+    )?.[1];
+  } catch {
+    url = options.env.PULUMI_BACKEND_URL?.trim();
+  }
+  return url ? backendDirOf(url, options.cwd) : undefined;
+}
+
+/** Where the file backend keeps copies of the stack's state, and how to use one. */
+function backupsAdvice(backendDir: string, options: { stack?: string }): string {
+  const stacksDir = `${backendDir}/.pulumi/stacks`;
+  const copies = options.stack
+    ? listDirs(stacksDir).flatMap((project) => stateBackups(backendDir, project, options.stack as string))
+    : [];
+  const where =
+    copies.length > 0
+      ? `copies of its state, newest first: ${copies.join(", ")}`
+      : `copies of each stack's state in ${stacksDir}/<project>/<stack>.json.bak (before its last write) and ` +
+        `${backendDir}/.pulumi/backups/<project>/<stack>/ (after each completed update)`;
+  return `. The file backend keeps ${where}. Check one, then restore it with \`pulumi stack import --file <copy>\`.`;
+}
+
+function listDirs(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+  } catch {
+    return [];
+  }
 }

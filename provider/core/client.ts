@@ -7,6 +7,7 @@
 import { CustodyClient, DEFAULT_REQUESTS_PER_MINUTE } from "@pulumi-custody/sdk";
 import { exitWhenEngineIsGone } from "./provider-host";
 import { requestDiagnostics } from "./request-diagnostics";
+import { watchHostRequests } from "./resource-urns";
 import { type ConfigLookup, type CustodySettings, resolveSettings, SETTINGS } from "./settings";
 
 /** What `configure()` receives: the dynamic provider's `Config`, or a plain `{ "custody:baseUrl": … }` map. */
@@ -21,6 +22,7 @@ const clients = new Map<string, CustodyClient>();
  */
 export function configure(config: ProviderConfig | undefined): void {
   exitWhenEngineIsGone();
+  watchHostRequests();
   if (config === undefined) {
     lookup = () => undefined;
   } else if (typeof (config as { get?: unknown }).get === "function") {

@@ -32,6 +32,7 @@ export {
 export type { FieldReader } from "./projection";
 export { exitWhenEngineIsGone } from "./provider-host";
 export { forgetVerifiedSettings, readyClient } from "./ready-client";
+export { recordResourceUrn } from "./resource-urns";
 export {
   CUSTODY_RESOURCES,
   type CustodyResourceKind,

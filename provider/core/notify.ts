@@ -4,17 +4,22 @@
  *
  * Inside the Pulumi provider process they go to the engine's log as warnings (the `Log` RPC of the engine
  * whose address the process receives as its argument), which the CLI prints as `warning: …` in the preview
- * and in `up`, and counts in its summary. Tried with the real engine: stdout and stderr of the provider
- * process reach the CLI too, but as plain messages; they are the fallback. Outside the provider process
- * (tests, the program) notices go to stderr.
+ * and in `up`, and counts in its summary. A notice about one resource carries that resource's URN
+ * (./resource-urns.ts), so the CLI shows it on the resource's row; the others go to the stack's row. Tried with
+ * the real engine: stdout and stderr of the provider process reach the CLI too, but as plain messages; they
+ * are the fallback. Outside the provider process (tests, the program) notices go to stderr.
  */
 import * as path from "node:path";
 import { engineAddressOfHost } from "./provider-host";
+import { urnOfResource } from "./resource-urns";
 
-/** Receives every notice; tests replace it to assert what users would see. */
-export type NoticeSink = (message: string) => void | Promise<void>;
+/**
+ * Receives every notice, with the URN of the resource it is about (`undefined` for the stack's row); tests
+ * replace it to assert what users would see.
+ */
+export type NoticeSink = (message: string, urn?: string) => void | Promise<void>;
 
-type EngineLog = (message: string) => Promise<void>;
+type EngineLog = (message: string, urn: string | undefined) => Promise<void>;
 /** How long a notice may take to reach the engine before it goes to stderr instead. */
 const ENGINE_LOG_TIMEOUT_MS = 5000;
 let engineLog: EngineLog | null | undefined;
@@ -38,12 +43,12 @@ function connectEngineLog(): EngineLog | null {
     const engineRpc = require(path.join(pulumiDir, "proto", "engine_grpc_pb.js"));
     const engineProto = require(path.join(pulumiDir, "proto", "engine_pb.js"));
     const client = new engineRpc.EngineClient(address, grpc.credentials.createInsecure());
-    return (message) =>
+    return (message, urn) =>
       new Promise<void>((resolve, reject) => {
         const request = new engineProto.LogRequest();
         request.setSeverity(engineProto.LogSeverity.WARNING);
         request.setMessage(message);
-        request.setUrn("");
+        request.setUrn(urn ?? "");
         const deadline = Date.now() + ENGINE_LOG_TIMEOUT_MS;
         client.log(request, new grpc.Metadata(), { deadline }, (err: unknown) =>
           err ? reject(err) : resolve(),
@@ -57,13 +62,14 @@ function connectEngineLog(): EngineLog | null {
 /** Notices already shown by this process: one operation shows each once (refresh and update both diff). */
 const shown = new Set<string>();
 
-const defaultSink: NoticeSink = async (message) => {
-  if (shown.has(message)) return;
-  shown.add(message);
+const defaultSink: NoticeSink = async (message, urn) => {
+  const key = `${urn ?? ""} ${message}`;
+  if (shown.has(key)) return;
+  shown.add(key);
   if (engineLog === undefined) engineLog = connectEngineLog();
   if (engineLog) {
     try {
-      await engineLog(message);
+      await engineLog(message, urn);
       return;
     } catch {
       // Fall through: stderr reaches the CLI as well.
@@ -74,9 +80,15 @@ const defaultSink: NoticeSink = async (message) => {
 
 let sink: NoticeSink = defaultSink;
 
+/** What a notice is about: the id of the resource it concerns, if it concerns one. */
+export interface NoticeSubject {
+  /** The id of the resource (a vault id, an address id): the notice is shown on that resource's row. */
+  resourceId?: string;
+}
+
 /** Shows a warning to the user; resolves once it is delivered. */
-export async function notifyUser(message: string): Promise<void> {
-  await sink(message);
+export async function notifyUser(message: string, about: NoticeSubject = {}): Promise<void> {
+  await sink(message, about.resourceId === undefined ? undefined : urnOfResource(about.resourceId));
 }
 
 /** Replaces where notices go; returns a function that restores the previous sink. */

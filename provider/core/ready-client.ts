@@ -18,6 +18,7 @@ import {
 } from "@pulumi-custody/sdk";
 import { clientFor, currentSettings, settingFromConfig } from "./client";
 import { notifyUser } from "./notify";
+import { engineAddressOfHost } from "./provider-host";
 import { type CustodySettings, CustodySettingsError, SETTINGS } from "./settings";
 
 const verified = new Map<string, Promise<CustodyClient>>();
@@ -26,18 +27,40 @@ const told = new Set<string>();
 
 /** The client for the settings in force, after they were shown to work (once per process and settings). */
 export async function readyClient(): Promise<CustodyClient> {
-  const settings = currentSettings();
+  let settings: CustodySettings;
+  try {
+    settings = currentSettings();
+  } catch (err) {
+    // A missing or malformed setting: a short message, given in full to every resource.
+    throw withoutHostEcho(err);
+  }
+  try {
+    return await verifiedClient(settings);
+  } catch (err) {
+    throw withoutHostEcho(once(err));
+  }
+}
+
+/**
+ * The client for the settings in force when they work, else `undefined`; a failure is left for the operation
+ * that needs the client to report (a lookup that only words a notice must not use up the full message).
+ */
+export async function workingClient(): Promise<CustodyClient | undefined> {
+  try {
+    return await verifiedClient(currentSettings());
+  } catch {
+    return undefined;
+  }
+}
+
+function verifiedClient(settings: CustodySettings): Promise<CustodyClient> {
   const key = JSON.stringify([settings.baseUrl, settings.accessToken]);
   let ready = verified.get(key);
   if (!ready) {
     ready = verify(settings);
     verified.set(key, ready);
   }
-  try {
-    return await ready;
-  } catch (err) {
-    throw once(err);
-  }
+  return ready;
 }
 
 /** Forgets every verification (tests, and a process that changes settings). */
@@ -85,55 +108,141 @@ async function probe(settings: CustodySettings): Promise<unknown> {
   }
 }
 
-function settingsError(err: unknown, settings: CustodySettings): CustodySettingsError {
+/** Where a setting in force came from, as messages name it, and how its owner changes it. */
+export interface SettingOrigin {
+  /** `stack config custody:accessToken`, `the CUSTODY_ACCESS_TOKEN environment variable`, `the accessToken option`. */
+  readonly source: string;
+  /** What to do to change it, as a sentence without its final period. */
+  readonly howToChange: string;
+}
+
+/** Where the base URL and the access token in force came from. */
+export interface SettingOrigins {
+  /** Of the base URL. */
+  readonly baseUrl: SettingOrigin;
+  /** Of the access token. */
+  readonly accessToken: SettingOrigin;
+}
+
+/** The origin of a setting read from stack config (`fromConfig`) or else from the environment. */
+export function configOrEnvironment(name: "baseUrl" | "accessToken", fromConfig: boolean): SettingOrigin {
+  const spec = SETTINGS[name];
+  return {
+    source: fromConfig ? `stack config ${spec.configKey}` : `the ${spec.envVar} environment variable`,
+    howToChange:
+      name === "accessToken"
+        ? `set a valid one with \`pulumi config set --secret ${spec.configKey} <token>\` or the ${spec.envVar} environment variable`
+        : `check ${spec.configKey} (or ${spec.envVar})`,
+  };
+}
+
+/** Where the provider process's settings came from: its configuration (the stack config) or the environment. */
+function providerOrigins(): SettingOrigins {
+  return {
+    baseUrl: configOrEnvironment("baseUrl", settingFromConfig("baseUrl")),
+    accessToken: configOrEnvironment("accessToken", settingFromConfig("accessToken")),
+  };
+}
+
+/** A sentence: its first letter upper case. */
+function sentence(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/**
+ * What a failed call with `settings` says about them: the settings error to report, or `undefined` when the
+ * failure is not about the settings (a 404 of a lookup, a 5xx). A refused token, plain http to a remote host,
+ * a malformed base URL and a host that cannot be reached are.
+ */
+export function settingsErrorOf(
+  err: unknown,
+  settings: CustodySettings,
+  origins: SettingOrigins,
+): CustodySettingsError | undefined {
   const token = SETTINGS.accessToken;
   const base = SETTINGS.baseUrl;
-  const tokenSource = settingFromConfig("accessToken")
-    ? `stack config ${token.configKey}`
-    : `the ${token.envVar} environment variable`;
-  const baseSource = settingFromConfig("baseUrl")
-    ? `stack config ${base.configKey}`
-    : `the ${base.envVar} environment variable`;
   if (err instanceof CustodyAuthenticationError) {
     return new CustodySettingsError(
       token.configKey,
-      `The custody API at ${settings.baseUrl} refused the access token from ${tokenSource} (401 Unauthorized): ` +
-        "it is wrong, expired or revoked. Set a valid one with " +
-        `\`pulumi config set --secret ${token.configKey} <token>\` or ${token.envVar}. ` +
-        "After a rotation, `pulumi refresh` and `pulumi preview --refresh` still use the token the last `pulumi up` " +
-        "recorded in the state: add --run-program (`pulumi preview --refresh --run-program --expect-no-changes`), " +
-        "or run `pulumi up` once with the new token.",
-    );
-  }
-  if (err instanceof CustodyPermissionError) {
-    return new CustodySettingsError(
-      token.configKey,
-      `The custody API at ${settings.baseUrl} accepted the access token from ${tokenSource} but refused to list ` +
-        "vaults with it (403 Forbidden): use the token of an API user that may read vaults.",
-    );
-  }
-  if (err instanceof CustodyNotFoundError) {
-    return new CustodySettingsError(
-      base.configKey,
-      `${settings.baseUrl} (from ${baseSource}) does not serve the custody API: GET /api/v1/vaults answered 404. ` +
-        `Set the API's root URL, e.g. ${base.example}, without /api/v1.`,
+      `The custody API at ${settings.baseUrl} refused the access token from ${origins.accessToken.source} ` +
+        `(401 Unauthorized): it is wrong, expired or revoked. ${sentence(origins.accessToken.howToChange)}.`,
     );
   }
   const reason = err instanceof Error ? err.message : String(err);
   if (err instanceof CustodyConfigurationError) {
     return new CustodySettingsError(
       base.configKey,
-      `Invalid ${base.configKey} (from ${baseSource}): ${reason}`,
+      `Invalid base URL from ${origins.baseUrl.source}: ${reason}`,
     );
   }
-  return new CustodySettingsError(
-    base.configKey,
-    `The custody API at ${settings.baseUrl} (from ${baseSource}) cannot be reached: ${reason}. ` +
-      `Check ${base.configKey} (or ${base.envVar}).`,
+  if (err instanceof CustodyConnectionError && err.code === "ERR_CUSTODY_CONNECTION") {
+    return new CustodySettingsError(
+      base.configKey,
+      `The custody API at ${settings.baseUrl} (from ${origins.baseUrl.source}) cannot be reached: ${reason}. ` +
+        `${sentence(origins.baseUrl.howToChange)}.`,
+    );
+  }
+  return undefined;
+}
+
+/**
+ * A refused token from the provider's configuration. Which value that is depends on the command, which the
+ * provider is not told: `pulumi up` and `pulumi preview` configure it from the current stack config, while
+ * `pulumi refresh`, `pulumi destroy` and the refresh step of `--refresh` configure it from the state, with the
+ * value the last `pulumi up` recorded; right after a rotation that is the old token. So the message says both,
+ * and the commands that work in each case.
+ */
+function recordedTokenRefused(settings: CustodySettings): string {
+  const token = SETTINGS.accessToken;
+  return (
+    `The custody API at ${settings.baseUrl} refused the access token ${token.configKey} that the provider was ` +
+    "configured with (401 Unauthorized). `pulumi refresh`, `pulumi destroy` and the refresh step of " +
+    "`pulumi preview --refresh` and `pulumi up --refresh` configure the provider from the state, with the " +
+    `${token.configKey} the last \`pulumi up\` recorded, not from the current stack config. If the token was ` +
+    "rotated since that `up`, run `pulumi up` once to record the new one, or add --run-program to use the " +
+    "current stack config: `pulumi refresh --run-program`, and for the drift check " +
+    "`pulumi preview --refresh --run-program --expect-no-changes`. Otherwise the token is wrong, expired or " +
+    `revoked: set a valid one with \`pulumi config set --secret ${token.configKey} <token>\` or the ` +
+    `${token.envVar} environment variable.`
   );
 }
 
-/** The full message the first time; after that one line that points to it, so N resources print it once. */
+/** The settings error of the provider's probe (`GET /vaults?size=1`), which failed with `err`. */
+function settingsError(err: unknown, settings: CustodySettings): CustodySettingsError {
+  const origins = providerOrigins();
+  const token = SETTINGS.accessToken;
+  const base = SETTINGS.baseUrl;
+  if (err instanceof CustodyAuthenticationError && settingFromConfig("accessToken")) {
+    return new CustodySettingsError(token.configKey, recordedTokenRefused(settings));
+  }
+  if (err instanceof CustodyPermissionError) {
+    return new CustodySettingsError(
+      token.configKey,
+      `The custody API at ${settings.baseUrl} accepted the access token from ${origins.accessToken.source} but refused to list ` +
+        "vaults with it (403 Forbidden): use the token of an API user that may read vaults.",
+    );
+  }
+  if (err instanceof CustodyNotFoundError) {
+    return new CustodySettingsError(
+      base.configKey,
+      `${settings.baseUrl} (from ${origins.baseUrl.source}) does not serve the custody API: GET /api/v1/vaults answered 404. ` +
+        `Set the API's root URL, e.g. ${base.example}, without /api/v1.`,
+    );
+  }
+  return (
+    settingsErrorOf(err, settings, origins) ??
+    new CustodySettingsError(
+      base.configKey,
+      `The custody API at ${settings.baseUrl} (from ${origins.baseUrl.source}) cannot be reached: ` +
+        `${err instanceof Error ? err.message : String(err)}. ${sentence(origins.baseUrl.howToChange)}.`,
+    )
+  );
+}
+
+/**
+ * The full message the first time; after that one line that points to it, so N resources print it once. The
+ * CLI lists diagnostics by resource, not in the order they came, so the pointer does not say "first".
+ */
 function once(err: unknown): unknown {
   if (!(err instanceof CustodySettingsError)) return err;
   if (!told.has(err.message)) {
@@ -142,6 +251,30 @@ function once(err: unknown): unknown {
   }
   return new CustodySettingsError(
     err.setting,
-    `${err.setting} does not work (the first error of this run says why and what to do).`,
+    `${err.setting} does not work: the error of another resource of this run says why and what to do.`,
   );
+}
+
+/** What the dynamic-provider host writes to stderr for each settings error: the echoes to drop. */
+const echoes = new Set<string>();
+let echoFilterInstalled = false;
+
+/**
+ * Pulumi's dynamic-provider host writes `${error}: ${error.stack}` of a failed check, diff, read or delete to its
+ * stderr, and the CLI prints that on the stack's row (with a stray `.:`, as a settings error has no stack)
+ * besides the error it shows on the resource's row. A settings error says everything on the resource's row, so
+ * inside the host its echo is dropped; any other line goes through.
+ */
+function withoutHostEcho(err: unknown): unknown {
+  if (!(err instanceof CustodySettingsError) || engineAddressOfHost() === undefined) return err;
+  echoes.add(`${err}: ${err.stack}`);
+  if (!echoFilterInstalled) {
+    echoFilterInstalled = true;
+    const write = console.error;
+    console.error = (...args: unknown[]) => {
+      if (args.length === 1 && typeof args[0] === "string" && echoes.has(args[0])) return;
+      write.apply(console, args);
+    };
+  }
+  return err;
 }

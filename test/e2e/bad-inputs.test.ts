@@ -1,16 +1,21 @@
 // Bad inputs are refused by the providers' `check` during `preview`, before anything reaches the API, and
-// the error names the resource and the property.
+// the error names the resource and the property: one line on the resource's row of the CLI's output, with
+// no stack trace. Bad arguments of a data source fail the program in one line that names the data source.
 import * as assert from "node:assert/strict";
 import type { Stack } from "@pulumi/pulumi/automation";
+import { assertReadable, cliOutput, diagnosticsByRow } from "../support/cli-output";
 import {
+  ADDRESS_TYPE,
   apiVaultsNamed,
+  configureForEmulator,
   type Declared,
   declare,
   fixtureStack,
   startTestEmulator,
   type TestEmulator,
+  VAULT_TYPE,
 } from "../support/e2e-custody";
-import { disposeLocalStack, enginePaths } from "../support/pulumi-engine";
+import { createLocalStack, disposeLocalStack, enginePaths, repoPath } from "../support/pulumi-engine";
 
 const cases: Array<{ what: string; declared: Declared; resource: string; property: string }> = [
   {
@@ -57,6 +62,8 @@ describe("bad inputs fail at preview and name the property (real engine, emulato
     await enginePaths();
     emulator = await startTestEmulator();
     stack = await fixtureStack(emulator, "bad-inputs");
+    // The fixture program warns on the stack's row when this output is left unset.
+    await stack.setConfig("signingKeyPem", { value: "not a key", secret: true });
   });
 
   after(async () => {
@@ -65,19 +72,55 @@ describe("bad inputs fail at preview and name the property (real engine, emulato
   });
 
   for (const { what, declared, resource, property } of cases) {
-    it(`${what}: preview fails and names ${property}`, async () => {
+    it(`${what}: preview fails and names ${property}, in one line on the resource's row`, async () => {
       await declare(stack, declared);
 
-      await assert.rejects(stack.preview(), (err: unknown) => {
-        const message = String(err);
-        const problem = message.split("\n").find((line) => line.includes(`resource '${resource}'`));
-        assert.ok(problem, `an error line about resource '${resource}' in:\n${message}`);
-        // e.g. "…Vault resource 'cold': property chain value {<nil>} has a problem: is required for …"
-        assert.match(problem, new RegExp(`property ${property} value .* has a problem: \\S`));
-        return true;
-      });
+      const { failed, output } = await cliOutput(stack, ["preview"]);
+      assert.ok(failed, output);
+      assertReadable(output);
+      const rows = diagnosticsByRow(output);
+      const type = property === "addressType" ? ADDRESS_TYPE : VAULT_TYPE;
+      for (const [row, lines] of rows) {
+        if (row !== `${type} ${resource}`) assert.deepEqual(lines, [], `${row} has diagnostics`);
+      }
+      const lines = rows.get(`${type} ${resource}`) ?? [];
+      assert.equal(lines.length, 1, output);
+      // e.g. "error: …Vault resource 'cold': property chain value {<nil>} has a problem: is required for …"
+      assert.match(
+        lines[0] ?? "",
+        new RegExp(
+          `^error: ${type} resource '${resource}': property ${property} value .* has a problem: \\S`,
+        ),
+      );
     });
   }
+
+  describe("bad arguments of a data source", () => {
+    let program: Stack;
+    before(async () => {
+      program = await createLocalStack({
+        projectDir: repoPath("test", "fixtures", "messages"),
+        stackName: "bad",
+      });
+      await configureForEmulator(program, emulator);
+    });
+    after(async () => {
+      if (program) await disposeLocalStack(program);
+    });
+
+    for (const [lookup, message] of [
+      ["getVaultWithoutIdOrName", "getVault: give exactly one of `id` and `name`"],
+      ["getUserWithBadId", "getUser: Invalid request for GET /api/v1/users/{id}: path.id: must be a UUID"],
+    ] as const) {
+      it(`${lookup}: the program fails in one line naming the data source and the argument`, async () => {
+        await program.setConfig("lookups", { value: JSON.stringify([lookup]) });
+        const { failed, output } = await cliOutput(program, ["preview"]);
+        assert.ok(failed, output);
+        assertReadable(output);
+        assert.deepEqual([...diagnosticsByRow(output).values()], [[`error: ${message}`]], output);
+      });
+    }
+  });
 
   it("nothing reached the API", async () => {
     const names = cases.flatMap((c) => Object.values(c.declared.vaults ?? {}).map((v) => v.name));

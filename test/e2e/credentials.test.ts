@@ -3,6 +3,7 @@
 // early with one clear message.
 import * as assert from "node:assert/strict";
 import type { Stack } from "@pulumi/pulumi/automation";
+import { assertReadable, cliOutput, diagnosticsByRow } from "../support/cli-output";
 import { declare, fixtureStack, startTestEmulator, type TestEmulator } from "../support/e2e-custody";
 import { disposeLocalStack, enginePaths } from "../support/pulumi-engine";
 
@@ -54,24 +55,42 @@ describe("credentials (real engine, emulator)", () => {
       await stack.setConfig("custody:accessToken", { value: fresh, secret: true });
     });
 
-    it("the documented drift check passes: preview --refresh --run-program --expect-no-changes", async () => {
-      const preview = await stack.preview({ refresh: true, runProgram: true, expectNoChanges: true });
-      assert.deepEqual(preview.changeSummary, { same: 4 });
-    });
-
-    it("without --run-program, refresh uses the token in the state: one message says so, no stack trace", async () => {
-      const output = await rejection(stack.preview({ refresh: true, expectNoChanges: true }));
-      assert.match(
-        output,
-        /refused the access token from stack config custody:accessToken \(401 Unauthorized\)/,
-      );
-      assert.match(output, /--run-program/);
-      // In full for one resource (and its echo on the provider's stderr); the others point to it in one line.
-      const diagnostics = output.slice(output.indexOf("Diagnostics:"), output.indexOf("Resources:"));
-      assert.equal(diagnostics.match(/refused the access token/g)?.length, 2, diagnostics);
-      assert.match(diagnostics, /custody:accessToken does not work \(the first error of this run says why/);
-      assert.doesNotMatch(output, /at RequestPipeline|at errorFromResponse|request-pipeline\.[jt]s/);
-    });
+    // A plain refresh, and the drift check, as a user runs them right after the rotation: the provider is configured
+    // from the state, whose token is the old one. The message says which token and the commands that work.
+    for (const args of [
+      ["refresh", "--yes"],
+      ["preview", "--refresh", "--expect-no-changes"],
+    ]) {
+      it(`a plain \`pulumi ${args.join(" ")}\` names the token the state recorded and the exact commands`, async () => {
+        const { failed, output } = await cliOutput(stack, args);
+        assert.ok(failed, output);
+        assertReadable(output);
+        const rows = [...diagnosticsByRow(output)].filter(([row]) => !row.startsWith("pulumi:pulumi:Stack "));
+        assert.ok(rows.length >= 1, output);
+        for (const [row, lines] of rows) assert.equal(lines.length, 1, `${row}: ${lines.join("\n")}`);
+        const lines = rows.flatMap(([, l]) => l);
+        const full = lines.filter((line) => /refused/.test(line));
+        assert.equal(full.length, 1, lines.join("\n"));
+        const message = full[0] ?? "";
+        assert.match(
+          message,
+          /^error: (Preview failed: )?The custody API at http:\/\/127\.0\.0\.1:\d+ refused the access token custody:accessToken that the provider was configured with \(401 Unauthorized\)\./,
+        );
+        assert.match(
+          message,
+          /configure the provider from the state, with the custody:accessToken the last `pulumi up` recorded/,
+        );
+        assert.match(message, /`pulumi refresh --run-program`/);
+        assert.match(message, /`pulumi preview --refresh --run-program --expect-no-changes`/);
+        assert.match(message, /run `pulumi up` once/);
+        for (const line of lines.filter((l) => !/refused/.test(l))) {
+          assert.match(
+            line,
+            /custody:accessToken does not work: the error of another resource of this run says why/,
+          );
+        }
+      });
+    }
 
     it("the same refresh works when CUSTODY_ACCESS_TOKEN holds the new token", async () => {
       stack.workspace.envVars.CUSTODY_ACCESS_TOKEN = fresh;
@@ -83,6 +102,16 @@ describe("credentials (real engine, emulator)", () => {
         );
       } finally {
         delete stack.workspace.envVars.CUSTODY_ACCESS_TOKEN;
+      }
+    });
+
+    it("the commands the message names work: `pulumi refresh --run-program` and the drift check with --run-program", async () => {
+      for (const args of [
+        ["refresh", "--yes", "--run-program"],
+        ["preview", "--refresh", "--run-program", "--expect-no-changes"],
+      ]) {
+        const { failed, output } = await cliOutput(stack, args);
+        assert.equal(failed, false, output);
       }
     });
 
@@ -117,7 +146,14 @@ describe("credentials (real engine, emulator)", () => {
     it("a wrong token", async () => {
       await stack.setConfig("custody:accessToken", { value: "wrong-token", secret: true });
       const output = await rejection(stack.preview());
-      assert.match(output, /refused the access token from stack config custody:accessToken/);
+      assert.match(
+        output,
+        /refused the access token custody:accessToken that the provider was configured with/,
+      );
+      assert.match(
+        output,
+        /Otherwise the token is wrong, expired or revoked: set a valid one with `pulumi config set/,
+      );
       assert.doesNotMatch(output, /wrong-token/);
     });
 
@@ -127,10 +163,44 @@ describe("credentials (real engine, emulator)", () => {
       assert.match(output, /does not serve the custody API: GET \/api\/v1\/vaults answered 404/);
     });
 
+    it("a wrong base URL on a refresh: the message once, one line on each other resource, nothing on the stack's row", async () => {
+      await stack.setConfig("custody:baseUrl", { value: "http://custody.example.com" });
+      // --run-program: the provider takes the current stack config, not the one the last `up` recorded.
+      const { failed, output } = await cliOutput(stack, ["refresh", "--yes", "--run-program"]);
+      assert.ok(failed, output);
+      assertReadable(output);
+      const rows = [...diagnosticsByRow(output)];
+      const stackRows = rows.filter(([row]) => row.startsWith("pulumi:pulumi:Stack "));
+      for (const [, lines] of stackRows) {
+        assert.deepEqual(
+          lines.filter((line) => /custody|Custody|\.:$/.test(line)),
+          [],
+          "the stack's row repeats the error",
+        );
+      }
+      const resourceRows = rows.filter(([row]) => !row.startsWith("pulumi:pulumi:Stack "));
+      // Each resource whose refresh started fails (the engine stops starting others after the first failure).
+      assert.ok(resourceRows.length >= 1, output);
+      for (const [row, lines] of resourceRows) assert.equal(lines.length, 1, `${row}: ${lines.join("\n")}`);
+      const lines = resourceRows.flatMap(([, l]) => l);
+      const full = lines.filter((line) => /plain http/.test(line));
+      assert.equal(full.length, 1, lines.join("\n"));
+      assert.match(
+        full[0] ?? "",
+        /^error: (Preview failed: )?Invalid base URL from stack config custody:baseUrl: baseUrl http:\/\/custody\.example\.com uses plain http/,
+      );
+      for (const line of lines.filter((l) => !/plain http/.test(l))) {
+        assert.match(
+          line,
+          /^error: (Preview failed: )?custody:baseUrl does not work: the error of another resource of this run says why and what to do\.$/,
+        );
+      }
+    });
+
     it("plain http to a host that is not loopback", async () => {
       await stack.setConfig("custody:baseUrl", { value: "http://custody.example.com" });
       const output = await rejection(stack.preview());
-      assert.match(output, /Invalid custody:baseUrl .*plain http/);
+      assert.match(output, /Invalid base URL from stack config custody:baseUrl: .*plain http/);
     });
   });
 });

@@ -8,13 +8,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { CustodyClient, ListAllQuery } from "@pulumi-custody/sdk";
 import { z } from "zod";
 import type { FieldReader } from "../projection";
-import {
-  type DataSourceOptions,
-  dataSourceClient,
-  type InputsOf,
-  liftToOutput,
-  prefixingErrors,
-} from "./options";
+import { type DataSourceOptions, type InputsOf, liftToOutput, runDataSource } from "./options";
 
 /**
  * The typed form of an endpoint's query: its sdk schema's output, where a list is always a list and a number a
@@ -172,11 +166,11 @@ function functionsOf<A extends object, C, Q, R>(
 ): DataSource<A, R> | OptionalArgsDataSource<A, R> {
   const spec = specOf(declaration, shape.kind, shape.querySchema);
   const run = (args: A, options?: DataSourceOptions): Promise<R> =>
-    prefixingErrors(declaration.name, async () => {
+    runDataSource(declaration.name, options, () => {
       // Without `callArgs`, `C` is its default `NoCallArgs`: the empty object spreading `undefined` makes.
       const callArgs = declaration.callArgs?.(args) as C;
       const query = toQuery(args, declaration.query);
-      return fetch(dataSourceClient(options), { ...callArgs, query }, args);
+      return (client) => fetch(client, { ...callArgs, query }, args);
     });
   const output = liftToOutput(run);
   const whenNoArgs = declaration.whenNoArgs;

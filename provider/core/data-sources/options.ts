@@ -6,7 +6,13 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { CustodyClient } from "@pulumi-custody/sdk";
 import { clientFor } from "../client";
-import { resolveSettings } from "../settings";
+import {
+  configOrEnvironment,
+  type SettingOrigin,
+  type SettingOrigins,
+  settingsErrorOf,
+} from "../ready-client";
+import { type CustodySettings, CustodySettingsError, resolveSettings } from "../settings";
 
 /** Per-call overrides of where a data source sends its requests. */
 export interface DataSourceOptions {
@@ -26,14 +32,41 @@ function pulumiSdk(): typeof pulumi {
   return require("@pulumi/pulumi");
 }
 
-/** The client a data-source call uses. */
-export function dataSourceClient(options: DataSourceOptions | undefined): CustodyClient {
-  if (options?.client) return options.client;
+/** The client a data-source call uses, with the settings it is made from and where they came from. */
+interface DataSourceConnection {
+  /** The client; making it may fail (plain http to a remote host). */
+  client(): CustodyClient;
+  /** `undefined` for a client given in the options, whose settings are its owner's. */
+  settings?: CustodySettings;
+  /** Where `settings` came from. */
+  origins?: SettingOrigins;
+}
+
+/** The connection of a call: the client given, or one made from the options, the stack config or the environment. */
+function connect(options: DataSourceOptions | undefined): DataSourceConnection {
+  const given = options?.client;
+  if (given) return { client: () => given };
   const overrides: Record<string, string | undefined> = {
     "custody:baseUrl": options?.baseUrl,
     "custody:accessToken": options?.accessToken,
   };
-  return clientFor(resolveSettings((key) => overrides[key] ?? pulumiSdk().runtime.getConfig(key)));
+  const config = (key: string) => pulumiSdk().runtime.getConfig(key);
+  const settings = resolveSettings((key) => overrides[key] ?? config(key));
+  const originOf = (name: "baseUrl" | "accessToken", key: string): SettingOrigin => {
+    if (overrides[key] !== undefined) {
+      return { source: `the ${name} option`, howToChange: `pass a valid ${name} option` };
+    }
+    const fromConfig = config(key);
+    return configOrEnvironment(name, fromConfig !== undefined && fromConfig.trim() !== "");
+  };
+  return {
+    client: () => clientFor(settings),
+    settings,
+    origins: {
+      baseUrl: originOf("baseUrl", "custody:baseUrl"),
+      accessToken: originOf("accessToken", "custody:accessToken"),
+    },
+  };
 }
 
 /** Every property of `T` may be a Pulumi `Input`. */
@@ -50,12 +83,83 @@ export function liftToOutput<A extends object, R>(
       .apply((plain) => fn(plain as A, options));
 }
 
-/** Prefixes an error with the data source that failed, keeping the API's message. */
-export async function prefixingErrors<R>(source: string, run: () => Promise<R>): Promise<R> {
-  try {
-    return await run();
-  } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    throw new Error(`${source}: ${message}`, { cause: err });
+/**
+ * The error of a data source: one line that names it and says what went wrong, `getVaults: …`, without a stack
+ * trace. `cause` is the sdk's typed error (`CustodyNotFoundError`, …) when the API answered.
+ *
+ * Pulumi's program runner prints only the message of an error that its `RunError.isInstance` accepts, and the
+ * whole `util.inspect` of any other (every frame, the cause's frames and fields, ANSI colours, paths of
+ * sources the package does not ship); the marker it looks for is set on the prototype below.
+ */
+export class CustodyDataSourceError extends Error {
+  /** The data source that failed (`getVaults`). */
+  readonly dataSource: string;
+  constructor(dataSource: string, message: string, cause?: unknown) {
+    super(`${dataSource}: ${message}`, cause === undefined ? undefined : { cause });
+    this.name = "CustodyDataSourceError";
+    this.dataSource = dataSource;
+    // The message says everything; a trace of this package's frames would only hide it.
+    this.stack = `${this.name}: ${this.message}`;
   }
+}
+Object.defineProperty(CustodyDataSourceError.prototype, "__pulumiRunError", { value: true });
+
+/**
+ * Runs one call of a data source with the client for `options`: the arguments are checked by `prepare` before
+ * any setting is read; a failure becomes a {@link CustodyDataSourceError}, which for settings that do not work
+ * names the setting, where it came from and how to change it.
+ */
+export async function runDataSource<R>(
+  source: string,
+  options: DataSourceOptions | undefined,
+  prepare: () => (client: CustodyClient) => Promise<R>,
+): Promise<R> {
+  let connection: DataSourceConnection | undefined;
+  try {
+    const call = prepare();
+    connection = connect(options);
+    return await call(connection.client());
+  } catch (err) {
+    throw dataSourceError(source, err, connection);
+  }
+}
+
+function dataSourceError(
+  source: string,
+  err: unknown,
+  connection: DataSourceConnection | undefined,
+): CustodyDataSourceError {
+  quietLateHandlingOfDataSourceErrors();
+  if (err instanceof CustodySettingsError) return new CustodyDataSourceError(source, err.message);
+  const settingsError =
+    connection?.settings && connection.origins
+      ? settingsErrorOf(err, connection.settings, connection.origins)
+      : undefined;
+  if (settingsError) return new CustodyDataSourceError(source, settingsError.message, err);
+  return new CustodyDataSourceError(source, err instanceof Error ? err.message : String(err), err);
+}
+
+let lateHandlingQuieted = false;
+
+/**
+ * Pulumi's program runner reports a rejected promise as soon as Node finds it unhandled (once per error, as its
+ * message for a {@link CustodyDataSourceError}); the stack attaches its own handlers to the program's outputs
+ * only after the program has loaded. A data source that fails before any request (plain http to a remote host,
+ * a missing setting) fails before that, and Node would add a `PromiseRejectionHandledWarning` for every output
+ * that holds it, printed on the stack's row after the error. Node prints none while a `rejectionHandled`
+ * listener exists: this one stays silent for data-source errors and gives Node's warning for any other.
+ */
+function quietLateHandlingOfDataSourceErrors(): void {
+  if (lateHandlingQuieted) return;
+  lateHandlingQuieted = true;
+  process.on("rejectionHandled", (promise: Promise<unknown>) => {
+    promise.catch((reason: unknown) => {
+      const ours =
+        reason instanceof CustodyDataSourceError ||
+        (reason instanceof Error && reason.name === "CustodyDataSourceError");
+      if (!ours) {
+        process.emitWarning("Promise rejection was handled asynchronously", "PromiseRejectionHandledWarning");
+      }
+    });
+  });
 }

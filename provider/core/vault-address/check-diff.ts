@@ -100,7 +100,7 @@ export interface AddressDiff {
  * An unset `addressType` means "whatever the API chose", so it never differs. Unknown values count as changes.
  */
 export async function diffVaultAddress(
-  _id: string,
+  id: string,
   olds: Record<string, unknown>,
   news: Record<string, unknown>,
 ): Promise<AddressDiff> {
@@ -119,6 +119,7 @@ export async function diffVaultAddress(
       `vault address "${String(olds.name)}" (${String(olds.address)}) must be replaced (${replaces.join(", ")} changed). ` +
         "The custody API cannot delete addresses: the old address is only forgotten by Pulumi and stays in its " +
         "vault, where it can still receive funds.",
+      { resourceId: id },
     );
     return { changes: true, replaces };
   }

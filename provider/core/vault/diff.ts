@@ -2,8 +2,12 @@
  * `diff` of the Vault resource: compares the desired inputs with the vault as last seen (the outputs, which a
  * refresh updates with live values), so that out-of-band changes show as drift.
  */
+import type { Vault as VaultRecord } from "@pulumi-custody/sdk";
 import { notifyUser } from "../notify";
+import { workingClient } from "../ready-client";
 import { containsUnknown, isUnknown } from "../unknown";
+import { checkedVaultInputs } from "./check";
+import { archivedVaultName, renamedByReplace, restorable, vaultsNamed } from "./lifecycle";
 import { effectiveVaultGroupIds, sameIdSet } from "./membership";
 
 /** What `diff` tells the engine (the subset of `pulumi.dynamic.DiffResult` the engine forwards). */
@@ -32,10 +36,11 @@ export async function diffVault(
   const archived = olds.state === "archived";
 
   if (replaces.length > 0) {
-    await notifyUser(replaceNotice(id, olds, news, replaces));
+    const restored = await vaultToRestore(id, news);
+    await notifyUser(replaceNotice(id, olds, news, replaces, restored), { resourceId: id });
     return { changes: true, replaces, deleteBeforeReplace: true };
   }
-  if (archived) await notifyUser(archivedNotice(id, olds));
+  if (archived) await notifyUser(archivedNotice(id, olds), { resourceId: id });
   return { changes: updates.length > 0 || archived };
 }
 
@@ -56,18 +61,48 @@ function label(id: string, olds: Record<string, unknown>): string {
   return typeof olds.name === "string" ? `vault "${olds.name}" (${id})` : `vault ${id}`;
 }
 
+/**
+ * What the create of a replacement will restore instead of creating a new vault: the archived vault that it
+ * finds first, as `create` looks (provider/core/vault/lifecycle.ts, `acquireVault`), once the vault `id` is
+ * archived. `null` when there is none, so a new vault is created; `undefined` when that cannot be known yet
+ * (inputs known only after apply, or the lookup failed), in which case the notice promises neither.
+ */
+async function vaultToRestore(
+  id: string,
+  news: Record<string, unknown>,
+): Promise<VaultRecord | null | undefined> {
+  if (containsUnknown(news)) return undefined;
+  try {
+    const inputs = checkedVaultInputs(news);
+    const client = await workingClient();
+    if (!client) return undefined;
+    const sameName = (await vaultsNamed(client, inputs.name)).filter((v) => v.id !== id);
+    return restorable(sameName, inputs)[0] ?? (await renamedByReplace(client, inputs)) ?? null;
+  } catch {
+    return undefined;
+  }
+}
+
 function replaceNotice(
   id: string,
   olds: Record<string, unknown>,
   news: Record<string, unknown>,
   replaces: readonly string[],
+  restored: VaultRecord | null | undefined,
 ): string {
   const changes = replaces.map((key) => `${key} ${show(olds[key])} -> ${show(news[key])}`).join(", ");
+  const replacement =
+    restored === null
+      ? "a new vault with a new address is created"
+      : restored === undefined
+        ? "a new vault is created, unless an archived vault that matches the new declaration is found, which is restored"
+        : `vault "${restored.name}" (${restored.id}), archived earlier and matching the new declaration, is ` +
+          "restored in its place (its own id and address), instead of a new vault";
   return (
     `${label(id, olds)} must be replaced (${changes}). The custody API cannot delete vaults: ` +
     `the old vault will be ARCHIVED, not deleted, with its address and any funds it still holds, ` +
-    `and a new vault with a new address is created. An archived vault can be restored; if the service keeps ` +
-    `its name reserved, it is renamed to "${String(olds.name)} (archived ${id.slice(0, 8)})" to free the name. ` +
+    `and ${replacement}. An archived vault can be restored; if the service keeps ` +
+    `its name reserved, it is renamed to "${archivedVaultName(String(olds.name), id)}" to free the name. ` +
     "Reverting this change gives the same vault back."
   );
 }

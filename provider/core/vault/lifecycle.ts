@@ -112,8 +112,9 @@ async function acquireVault(
 function adopt(holder: VaultRecord, inputs: VaultInputs): VaultRecord {
   if (inputs.adoptExisting !== true) {
     throw new Error(
-      `A vault named "${inputs.name}" already exists (id ${holder.id}, type "${holder.type}", state "${holder.state}"). ` +
-        "Vault names are unique. Set adoptExisting: true on this Vault to manage that vault, or choose another name.",
+      `A vault named "${inputs.name}" already exists (id ${holder.id}, type "${holder.type}", state "${holder.state}"), ` +
+        `and vault names are unique. ${AFTER_AN_INTERRUPTED_UP} Otherwise set adoptExisting: true on this Vault to ` +
+        "manage that vault, or choose another name.",
     );
   }
   const why = mismatch(holder, inputs);
@@ -182,7 +183,7 @@ export function archivedVaultName(name: string, id: string): string {
 }
 
 /** The archived vault that a replace renamed out of the way and that matches the declaration, if any. */
-async function renamedByReplace(
+export async function renamedByReplace(
   client: CustodyClient,
   inputs: VaultInputs,
 ): Promise<VaultRecord | undefined> {
@@ -248,14 +249,24 @@ async function lookUpNameHolder(client: CustodyClient, name: string): Promise<Va
   );
 }
 
+/**
+ * The way out when the vault of a name exists because an `up` was killed while creating it (docs/provider.md,
+ * "An interrupted `up`"): the state holds it only as a pending create, which `custody recover` resolves.
+ */
+const AFTER_AN_INTERRUPTED_UP =
+  "If an earlier `pulumi up` of this stack was interrupted (killed or cancelled) while creating it, run " +
+  "`npx custody recover` (the `recover` command of the `custody` command line, package @pulumi-custody/cli) to " +
+  "take over the vaults that run created, then `pulumi up` again.";
+
 /** A create the API refused: say why, and for a taken name, which vault has it. */
 async function refusedCreateError(client: CustodyClient, inputs: VaultInputs, err: unknown): Promise<Error> {
   if (isConflict(err)) {
     const holder = nameHolder(await vaultsNamed(client, inputs.name).catch(() => []));
     if (holder) {
       return new Error(
-        `A vault named "${inputs.name}" was created meanwhile by someone else (id ${holder.id}). ` +
-          "Set adoptExisting: true on this Vault to manage it, or choose another name.",
+        `A vault named "${inputs.name}" was created meanwhile (id ${holder.id}), by someone else or by an ` +
+          `interrupted run. ${AFTER_AN_INTERRUPTED_UP} Otherwise set adoptExisting: true on this Vault to manage ` +
+          "it, or choose another name.",
       );
     }
   }

@@ -156,7 +156,7 @@ describe("data sources (emulator)", () => {
     it("getUser of an unknown id fails naming the data source", async () => {
       await assert.rejects(
         getUser({ id: "99999999-9999-4999-8999-999999999999" }, options),
-        /^Error: getUser: .*404/,
+        /^CustodyDataSourceError: getUser: .*404/,
       );
     });
 

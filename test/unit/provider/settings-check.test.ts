@@ -65,20 +65,29 @@ describe("provider settings check (emulator)", () => {
     );
   });
 
-  it("a refused token fails check: one message naming custody:accessToken and --run-program, no stack", async () => {
+  it("a refused token from stack config fails check: the token as configured, and the commands for a rotation", async () => {
     settings({ "custody:accessToken": "not-a-valid-token" });
     const first = await check();
     assert.ok(first instanceof CustodySettingsError);
     assert.equal(first.setting, "custody:accessToken");
-    assert.match(first.message, /refused the access token from stack config custody:accessToken \(401/);
-    assert.match(first.message, /pulumi config set --secret custody:accessToken/);
-    assert.match(first.message, /--run-program/);
+    // Which value that is depends on the command (the state's after a rotation): the message says both.
+    assert.match(
+      first.message,
+      /refused the access token custody:accessToken that the provider was configured with \(401/,
+    );
+    assert.match(first.message, /from the state, with the custody:accessToken the last `pulumi up` recorded/);
+    assert.match(first.message, /`pulumi refresh --run-program`/);
+    assert.match(first.message, /`pulumi preview --refresh --run-program --expect-no-changes`/);
+    assert.match(first.message, /pulumi config set --secret custody:accessToken <token>/);
     assert.doesNotMatch(first.message, /not-a-valid-token/);
     assert.equal(first.stack, "");
     // The next resources say it in one line.
     const second = await check();
     assert.ok(second instanceof CustodySettingsError);
-    assert.match(second.message, /^custody:accessToken does not work \(the first error of this run says why/);
+    assert.equal(
+      second.message,
+      "custody:accessToken does not work: the error of another resource of this run says why and what to do.",
+    );
   });
 
   it("a base URL that is not the API fails check and names custody:baseUrl", async () => {
@@ -94,6 +103,18 @@ describe("provider settings check (emulator)", () => {
     const err = await check();
     assert.ok(err instanceof CustodySettingsError);
     assert.match(err.message, /cannot be reached: .*Check custody:baseUrl \(or CUSTODY_BASE_URL\)/);
+  });
+
+  it("a refused token from CUSTODY_ACCESS_TOKEN: named as such, the environment is read at run time", async () => {
+    configure({ "custody:baseUrl": emulator.baseUrl, "custody:requestsPerMinute": "0" });
+    process.env.CUSTODY_ACCESS_TOKEN = "not-a-valid-token";
+    const err = await check();
+    assert.ok(err instanceof CustodySettingsError);
+    assert.match(
+      err.message,
+      /refused the access token from the CUSTODY_ACCESS_TOKEN environment variable \(401 Unauthorized\): it is wrong, expired or revoked\. Set a valid one/,
+    );
+    assert.doesNotMatch(err.message, /--run-program/);
   });
 
   it("plain http to a remote host fails check before anything is sent", async () => {

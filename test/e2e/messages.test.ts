@@ -1,0 +1,149 @@
+// What the person running `pulumi` reads when something goes wrong, as the CLI prints it (run as a user runs
+// it, not through the Automation API): data sources whose settings do not work fail in one line each, without a
+// stack trace or colour codes, and a replace's warning sits on the vault's own row and says what `up` will do.
+import * as assert from "node:assert/strict";
+import type { Stack } from "@pulumi/pulumi/automation";
+import { assertReadable, cliOutput, diagnosticsByRow } from "../support/cli-output";
+import {
+  configureForEmulator,
+  declare,
+  fixtureStack,
+  pulumiCli,
+  startTestEmulator,
+  stateResources,
+  type TestEmulator,
+  VAULT_TYPE,
+} from "../support/e2e-custody";
+import { createLocalStack, disposeLocalStack, enginePaths, repoPath } from "../support/pulumi-engine";
+
+describe("messages the CLI prints (real engine, emulator)", () => {
+  let emulator: TestEmulator;
+
+  before(async function () {
+    this.timeout(10 * 60_000);
+    await enginePaths();
+    emulator = await startTestEmulator();
+  });
+  after(async () => {
+    if (emulator) await emulator.stop();
+  });
+
+  describe("data sources whose settings do not work: one line each, no stack trace", () => {
+    const lookups = ["getBlockchains", "getUsers", "getVaultsOutput", "getUserGroupsOutput"];
+    let stack: Stack;
+    before(async () => {
+      stack = await createLocalStack({
+        projectDir: repoPath("test", "fixtures", "messages"),
+        stackName: "data-sources",
+      });
+      await configureForEmulator(stack, emulator, { lookups: { value: JSON.stringify(lookups) } });
+    });
+    after(async () => {
+      if (stack) await disposeLocalStack(stack);
+    });
+    afterEach(async () => configureForEmulator(stack, emulator));
+
+    it("the program runs with working settings", async () => {
+      const { failed, output } = await cliOutput(stack, ["preview"]);
+      assert.equal(failed, false, output);
+    });
+
+    it("a refused token: each failed data source is one line naming the setting, on the stack's row", async () => {
+      await stack.setConfig("custody:accessToken", { value: "not-a-valid-token", secret: true });
+      const { failed, output } = await cliOutput(stack, ["preview"]);
+      assert.ok(failed, output);
+      assertReadable(output);
+      assert.doesNotMatch(output, /not-a-valid-token/);
+      const rows = diagnosticsByRow(output);
+      assert.deepEqual([...rows.keys()], ["pulumi:pulumi:Stack custody-messages-data-sources"], output);
+      const lines = rows.get("pulumi:pulumi:Stack custody-messages-data-sources") ?? [];
+      assert.ok(lines.length >= 1 && lines.length <= lookups.length, lines.join("\n"));
+      for (const line of lines) {
+        assert.match(
+          line,
+          /^error: get\w+: The custody API at http:\/\/127\.0\.0\.1:\d+ refused the access token from stack config custody:accessToken \(401 Unauthorized\): it is wrong, expired or revoked\. Set a valid one with `pulumi config set --secret custody:accessToken <token>` or the CUSTODY_ACCESS_TOKEN environment variable\.$/,
+        );
+      }
+    });
+
+    it("plain http to a host that is not loopback (ERR_CUSTODY_INSECURE_URL): one line each, naming custody:baseUrl", async () => {
+      await stack.setConfig("custody:baseUrl", { value: "http://custody.example.com" });
+      const { failed, output } = await cliOutput(stack, ["preview"]);
+      assert.ok(failed, output);
+      assertReadable(output);
+      const rows = diagnosticsByRow(output);
+      const lines = rows.get("pulumi:pulumi:Stack custody-messages-data-sources") ?? [];
+      assert.ok(lines.length >= 1, output);
+      for (const line of lines) {
+        assert.match(
+          line,
+          /^error: get\w+: Invalid base URL from stack config custody:baseUrl: baseUrl http:\/\/custody\.example\.com uses plain http; the custody API requires https:\/\/\./,
+        );
+      }
+    });
+  });
+
+  describe("a replace's warning: on the vault's row, and what `up` will do", () => {
+    const name = "e2e-messages Treasury";
+    const vaultRow = `${VAULT_TYPE} treasury`;
+    let stack: Stack;
+    let originalId: string;
+    before(async () => {
+      stack = await fixtureStack(emulator, "replace");
+      // The fixture program warns on the stack's row when this output is left unset.
+      await stack.setConfig("signingKeyPem", { value: "not a key", secret: true });
+      await declare(stack, { vaults: { treasury: { name, type: "evm" } } });
+      await pulumiCli(stack, ["up", "--yes"]);
+      originalId = (await stateResources(stack, VAULT_TYPE)).get("treasury")?.id ?? "";
+      assert.ok(originalId);
+    });
+    after(async () => {
+      if (stack) await disposeLocalStack(stack);
+    });
+
+    /** The warnings of the preview of `declared`, by row. */
+    async function previewWarnings(type: string): Promise<Map<string, string[]>> {
+      await declare(stack, { vaults: { treasury: { name, type } } });
+      const { failed, output } = await cliOutput(stack, ["preview"]);
+      assert.equal(failed, false, output);
+      assertReadable(output);
+      const rows = diagnosticsByRow(output);
+      for (const [row, lines] of rows) {
+        if (row !== vaultRow) assert.deepEqual(lines, [], `${row} has diagnostics`);
+      }
+      return rows;
+    }
+
+    it("a replace: the warning is on the vault's row and promises a new vault", async () => {
+      const rows = await previewWarnings("solana");
+      const lines = rows.get(vaultRow) ?? [];
+      assert.equal(lines.length, 1, lines.join("\n"));
+      assert.match(
+        lines[0] ?? "",
+        new RegExp(
+          `^warning: vault "${name}" \\(${originalId}\\) must be replaced \\(type "evm" -> "solana"\\)\\.`,
+        ),
+      );
+      assert.match(lines[0] ?? "", /the old vault will be ARCHIVED, not deleted/);
+      assert.match(lines[0] ?? "", /a new vault with a new address is created/);
+      await pulumiCli(stack, ["up", "--yes"]);
+      assert.notEqual((await stateResources(stack, VAULT_TYPE)).get("treasury")?.id, originalId);
+    });
+
+    it("its revert: the warning says the original is restored, and `up` restores it", async () => {
+      const rows = await previewWarnings("evm");
+      const lines = rows.get(vaultRow) ?? [];
+      assert.equal(lines.length, 1, lines.join("\n"));
+      assert.match(lines[0] ?? "", /must be replaced \(type "solana" -> "evm"\)/);
+      assert.ok(
+        (lines[0] ?? "").includes(
+          `(${originalId}), archived earlier and matching the new declaration, is restored`,
+        ),
+        lines[0],
+      );
+      assert.doesNotMatch(lines[0] ?? "", /a new vault with a new address is created/);
+      await pulumiCli(stack, ["up", "--yes"]);
+      assert.equal((await stateResources(stack, VAULT_TYPE)).get("treasury")?.id, originalId);
+    });
+  });
+});
