@@ -7,6 +7,7 @@ export {
   type AdoptAllowListSettings,
   type AllowedUtxoChainsSettings,
   type AllowedVaultTypesSettings,
+  type ArchiveAllowListSettings,
   CUSTODY_POLICY_NAMES,
   type CustodyPolicyConfig,
   type CustodyPolicyName,

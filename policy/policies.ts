@@ -63,6 +63,14 @@ export interface AdoptAllowListSettings {
   allowedNames?: string[];
 }
 
+/** Settings of `custody-vault-archive-allow-list`. */
+export interface ArchiveAllowListSettings {
+  /** The vault names that may be archived (`archived: true`) although their type holds assets. Default: none. */
+  allowedNames?: string[];
+  /** The vault types whose archiving needs the allow-list. Default: {@link VALUE_BEARING_VAULT_TYPES}. */
+  valueBearingTypes?: CreatableVaultType[];
+}
+
 /** Each policy's own settings (the policies without settings have none). */
 export interface CustodyPolicySettings {
   /** `custody-vault-protected` has no settings. */
@@ -77,6 +85,8 @@ export interface CustodyPolicySettings {
   "custody-vault-in-vault-group": VaultInGroupSettings;
   /** Settings of `custody-vault-adopt-allow-list`. */
   "custody-vault-adopt-allow-list": AdoptAllowListSettings;
+  /** Settings of `custody-vault-archive-allow-list`. */
+  "custody-vault-archive-allow-list": ArchiveAllowListSettings;
   /** `custody-vault-unique-names` has no settings. */
   "custody-vault-unique-names": Record<never, never>;
 }
@@ -102,6 +112,7 @@ export const CUSTODY_POLICY_NAMES: readonly CustodyPolicyName[] = [
   "custody-vault-allowed-utxo-chains",
   "custody-vault-in-vault-group",
   "custody-vault-adopt-allow-list",
+  "custody-vault-archive-allow-list",
   "custody-vault-unique-names",
 ];
 
@@ -115,6 +126,7 @@ const DEFAULTS: { [P in CustodyPolicyName]: Required<CustodyPolicySettings[P]> }
   "custody-vault-allowed-utxo-chains": { allowedChains: [...UTXO_CHAIN_IDS] },
   "custody-vault-in-vault-group": { valueBearingTypes: [...VALUE_BEARING_VAULT_TYPES] },
   "custody-vault-adopt-allow-list": { allowedNames: [] },
+  "custody-vault-archive-allow-list": { allowedNames: [], valueBearingTypes: [...VALUE_BEARING_VAULT_TYPES] },
   "custody-vault-unique-names": {},
 };
 
@@ -189,6 +201,10 @@ function settingsOf<P extends CustodyPolicyName>(
     case "custody-vault-adopt-allow-list":
       checkList(policy, "allowedNames", merged.allowedNames);
       break;
+    case "custody-vault-archive-allow-list":
+      checkList(policy, "allowedNames", merged.allowedNames);
+      checkList(policy, "valueBearingTypes", merged.valueBearingTypes, CREATABLE_VAULT_TYPES);
+      break;
   }
   return merged as Required<CustodyPolicySettings[P]>;
 }
@@ -237,6 +253,13 @@ function schemaOf(
     case "custody-vault-adopt-allow-list":
       properties.allowedNames = { ...stringList([]), default: defaults.allowedNames };
       break;
+    case "custody-vault-archive-allow-list":
+      properties.allowedNames = { ...stringList([]), default: defaults.allowedNames };
+      properties.valueBearingTypes = {
+        ...stringList(CREATABLE_VAULT_TYPES),
+        default: defaults.valueBearingTypes,
+      };
+      break;
     default:
       return undefined;
   }
@@ -253,8 +276,10 @@ const list = (values: readonly string[]) => values.map((v) => `"${v}"`).join(", 
 
 /** The per-vault rules: each returns the violation's text (after the vault's description), or nothing. */
 const VAULT_RULES: { [P in Exclude<CustodyPolicyName, "custody-vault-unique-names">]: VaultRule<P> } = {
-  "custody-vault-protected": (_vault, resource) =>
-    resource.protect
+  // A vault declared archived may drop `protect`: that is the retire flow's second step (docs/policy.md), and
+  // removing an archived vault from the program archives nothing.
+  "custody-vault-protected": (vault, resource) =>
+    resource.protect || vault.archived === true || vault.archived === UNKNOWN
       ? undefined
       : "is not protected: add the resource option `protect: true`, so that no destroy, removal from the program or replacement archives it by accident",
   "custody-vault-name-pattern": (vault, _resource, { pattern }) => {
@@ -283,6 +308,12 @@ const VAULT_RULES: { [P in Exclude<CustodyPolicyName, "custody-vault-unique-name
     if (groups === UNKNOWN || (groups && (groups.known.length > 0 || groups.someUnknown))) return undefined;
     return `is a "${vault.type}" vault, which holds assets, and declares no vault group: set \`vaultGroupIds\` to at least one group`;
   },
+  "custody-vault-archive-allow-list": (vault, _resource, { allowedNames, valueBearingTypes }) => {
+    if (vault.archived !== true || typeof vault.type !== "string") return undefined;
+    if (!valueBearingTypes.includes(vault.type as CreatableVaultType)) return undefined;
+    if (typeof vault.name === "string" && allowedNames.includes(vault.name)) return undefined;
+    return `is to be archived (\`archived: true\`), but it is a "${vault.type}" vault, which holds assets, and its name is not on this stack's allow-list of vaults that may be archived: move its assets out, then add its name to the allow-list in the same pull request`;
+  },
   "custody-vault-adopt-allow-list": (vault, _resource, { allowedNames }) => {
     if (vault.adoptExisting !== true || typeof vault.name !== "string") return undefined;
     return allowedNames.includes(vault.name)
@@ -300,6 +331,8 @@ const DESCRIPTIONS: { [P in CustodyPolicyName]: string } = {
   "custody-vault-in-vault-group": "Every vault that holds assets declares at least one vault group.",
   "custody-vault-adopt-allow-list":
     "Only vaults on the stack's allow-list may adopt an existing vault (`adoptExisting`).",
+  "custody-vault-archive-allow-list":
+    "Only vaults on the stack's allow-list may be archived (`archived: true`) when their type holds assets.",
   "custody-vault-unique-names": "No two vaults of the stack share a name.",
 };
 

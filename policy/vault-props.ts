@@ -64,6 +64,8 @@ export interface VaultView {
   vaultGroupIds: Maybe<{ known: string[]; someUnknown: boolean } | undefined>;
   /** The `adoptExisting` input. */
   adoptExisting: Maybe<boolean | undefined>;
+  /** The `archived` input: `true` when the program declares the vault archived. */
+  archived: Maybe<boolean | undefined>;
 }
 
 function read<T>(
@@ -95,6 +97,7 @@ export function vaultView(props: Record<string, unknown>): VaultView {
     chain: read<string>(raw, "chain", "string"),
     vaultGroupIds,
     adoptExisting: read<boolean>(raw, "adoptExisting", "boolean"),
+    archived: read<boolean>(raw, "archived", "boolean"),
   };
 }
 

@@ -95,7 +95,7 @@ describe("@pulumi-custody/policy: the custody policies", () => {
       policies.map((p) => p.name),
       [...CUSTODY_POLICY_NAMES],
     );
-    assert.equal(new Set(policies.map((p) => p.name)).size, 7);
+    assert.equal(new Set(policies.map((p) => p.name)).size, 8);
     for (const p of policies) assert.equal(p.enforcementLevel, "mandatory", p.name);
   });
 
@@ -414,6 +414,40 @@ describe("@pulumi-custody/policy: the custody policies", () => {
           props: { ...compliant, adoptExisting: proxy.unknownBooleanValue },
         }),
         [],
+      );
+    });
+  });
+
+  describe("custody-vault-archive-allow-list", () => {
+    it("refuses to archive a vault whose type holds assets unless its name is allow-listed", () => {
+      const archiving = { props: { ...compliant, archived: true } };
+      const [v, ...rest] = validate("custody-vault-archive-allow-list", archiving);
+      assert.equal(rest.length, 0);
+      assert.match(
+        v!.message,
+        /^Vault resource treasury is to be archived \(`archived: true`\), but it is a "evm" vault, which holds assets, .* \[custody-vault-archive-allow-list\]$/,
+      );
+      const fileConfig = { allowedNames: ["Treasury"] };
+      assert.deepEqual(validate("custody-vault-archive-allow-list", archiving, { fileConfig }), []);
+    });
+
+    it("lets a vault that holds no assets be archived, and judges nothing that is not archived", () => {
+      const signer = { name: "Signer", type: "black_box", keyType: "ecdsa_secp256k1", archived: true };
+      assert.deepEqual(validate("custody-vault-archive-allow-list", { props: signer }), []);
+      for (const archived of [false, undefined, proxy.unknownBooleanValue])
+        assert.deepEqual(
+          validate("custody-vault-archive-allow-list", { props: { ...compliant, archived } }),
+          [],
+        );
+    });
+
+    it("a vault declared archived may drop `protect` (the retire flow's second step)", () => {
+      const unprotected = { props: { ...compliant, archived: true }, protect: false };
+      assert.deepEqual(validate("custody-vault-protected", unprotected), []);
+      assert.equal(
+        validate("custody-vault-protected", { props: { ...compliant, archived: false }, protect: false })
+          .length,
+        1,
       );
     });
   });
