@@ -7,6 +7,7 @@
 import {
   CUSTODY_RESOURCES,
   configure as configureCore,
+  isAdoptOnlyVaultType,
   PartialCreateError,
   type ResourceLifecycle,
   resolveSettings,
@@ -199,11 +200,20 @@ export async function read(
   }
   const result = await methodsOf(type).read(readId, props);
   if (!result.id) return {};
+  let outputs: Record<string, unknown> = { ...(result.props ?? {}) };
+  let liveInputs = result.inputs;
+  // A vault that can only be adopted (safe, exchange) is declared with `adoptExisting: true`; so are the
+  // inputs an import records (and the outputs, which keep that input), or they would fail `check` and the
+  // generated code would not run.
+  if (importing && liveInputs && isAdoptOnlyVaultType(liveInputs.type)) {
+    liveInputs = { ...liveInputs, adoptExisting: true };
+    outputs = { ...outputs, adoptExisting: true };
+  }
   const secrets = secretsOf(state, declared);
   return {
     id: result.id,
-    outputs: protect({ ...(result.props ?? {}) }, secrets),
-    inputs: result.inputs ? protect(result.inputs, secrets) : undefined,
+    outputs: protect(outputs, secrets),
+    inputs: liveInputs ? protect(liveInputs, secrets) : undefined,
   };
 }
 

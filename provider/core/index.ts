@@ -21,6 +21,7 @@ export {
   type DataSourceOptions,
   type DataSourceSpec,
 } from "./data-sources";
+export { ADOPT_ONLY_VAULT_TYPES, isAdoptOnlyVaultType } from "./input-schemas";
 export { type NoticeSink, setNoticeSink } from "./notify";
 export { PartialCreateError } from "./partial-create-error";
 export {
