@@ -4,12 +4,13 @@
  * for the list and `custody <command> --help` for each one's usage.
  */
 import { type Command, type CommandIo, UsageError } from "./command";
+import { importCommand } from "./import/command";
 import { importFileCommand } from "./import-file/command";
 import { recoverCommand } from "./recover/command";
 import { reviewCommand } from "./review/command";
 
 /** Every subcommand, in the order `custody --help` lists them. */
-export const COMMANDS: readonly Command[] = [reviewCommand, recoverCommand, importFileCommand];
+export const COMMANDS: readonly Command[] = [reviewCommand, recoverCommand, importCommand, importFileCommand];
 
 const USAGE = [
   "usage: custody <command> [options]",

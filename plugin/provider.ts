@@ -7,7 +7,8 @@
 import {
   CUSTODY_RESOURCES,
   configure as configureCore,
-  isAdoptOnlyVaultType,
+  custodyResourceKind,
+  declarableImportInputs,
   PartialCreateError,
   type ResourceLifecycle,
   resolveSettings,
@@ -201,14 +202,13 @@ export async function read(
   const result = await methodsOf(type).read(readId, props);
   if (!result.id) return {};
   let outputs: Record<string, unknown> = { ...(result.props ?? {}) };
-  let liveInputs = result.inputs;
-  // A vault that can only be adopted (safe, exchange) is declared with `adoptExisting: true`; so are the
-  // inputs an import records (and the outputs, which keep that input), or they would fail `check` and the
-  // generated code would not run.
-  if (importing && liveInputs && isAdoptOnlyVaultType(liveInputs.type)) {
-    liveInputs = { ...liveInputs, adoptExisting: true };
-    outputs = { ...outputs, adoptExisting: true };
-  }
+  // The inputs an import records must pass `check`, or the code generated from them would not run: a safe or
+  // exchange vault is declared with `adoptExisting: true` (which its outputs keep too).
+  const liveInputs =
+    importing && result.inputs
+      ? declarableImportInputs(custodyResourceKind(type) ?? "Vault", result.inputs)
+      : result.inputs;
+  if (importing && liveInputs?.adoptExisting === true) outputs = { ...outputs, adoptExisting: true };
   const secrets = secretsOf(state, declared);
   return {
     id: result.id,
