@@ -40,7 +40,7 @@ export function importFileOf(selection: Selection): { resources: ImportEntry[] }
       ...selection.addresses.map((a) => ({
         type: vaultAddressResource.pluginType,
         name: a.name,
-        id: `${a.vault.vault.id}/${a.address.id}`,
+        id: `${a.address.vault.id.toLowerCase()}/${a.address.id}`,
       })),
     ],
   };

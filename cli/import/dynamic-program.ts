@@ -43,7 +43,7 @@ function args(inputs: Readonly<Record<string, unknown>>, order: readonly string[
 /** The TypeScript program that adopts the selection through the dynamic provider. */
 export function dynamicProgram(selection: Selection, options: { protect: boolean }): string {
   const opts = options.protect ? ", { protect: true }" : "";
-  const withAddresses = new Set(selection.addresses.map((a) => a.vault.vault.id));
+  const withAddresses = new Set(selection.addresses.flatMap((a) => (a.vault ? [a.vault.vault.id] : [])));
   const lines = [
     "// Written by `custody import --provider dynamic`: the vaults (and addresses) below exist already; each is",
     "// declared as it is and adopted by its exact name, so the first `pulumi up` takes them over and changes nothing.",
@@ -57,12 +57,11 @@ export function dynamicProgram(selection: Selection, options: { protect: boolean
   };
   for (const planned of selection.vaults) lines.push(vaultLine(planned));
   if (selection.addresses.length > 0) lines.push("");
-  const addressLine = (a: PlannedAddress) =>
-    `new VaultAddress(${literal(a.name)}, ${args({ ...a.inputs, vaultId: `${variableOf(a.vault.name)}.id` }, [
-      "vaultId",
-      "name",
-      "addressType",
-    ])}${opts});`;
+  // An address of a vault a stack manages already names the vault by its id.
+  const addressLine = (a: PlannedAddress) => {
+    const vaultId = a.vault ? `${variableOf(a.vault.name)}.id` : literal(a.address.vault.id.toLowerCase());
+    return `new VaultAddress(${literal(a.name)}, ${args({ ...a.inputs, vaultId }, ["vaultId", "name", "addressType"])}${opts});`;
+  };
   for (const address of selection.addresses) lines.push(addressLine(address));
   return `${lines.join("\n")}\n`;
 }

@@ -56,12 +56,15 @@ export async function generateProgram(options: GenerateOptions): Promise<string>
       `name: custody-import\nruntime: ${RUNTIME_OF[options.language]}\ndescription: scratch project of custody import\n`,
     );
     // A local backend of its own, with a passphrase that guards nothing (the state holds no secret and is
-    // removed with the directory); the user's backend, login and stacks are never touched.
+    // removed with the directory); the user's backend, login and stacks are never touched. The state is thrown
+    // away, so the engine need not write it after every resource: without those checkpoints 1,000 imports take
+    // 5 s instead of 42 s (the state file is rewritten whole each time).
     const env: NodeJS.ProcessEnv = {
       ...options.env,
       PULUMI_BACKEND_URL: `file://${join(dir, "state")}`,
       PULUMI_CONFIG_PASSPHRASE: "custody-import-scratch",
       PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_SKIP_CHECKPOINTS: "true",
     };
     delete env.PULUMI_CONFIG_PASSPHRASE_FILE;
     delete env.PULUMI_STACK;

@@ -81,6 +81,8 @@ export interface Plan {
   readonly target?: StackHoldings;
   /** The API settings, and the request rate the import keeps to. */
   readonly settings: CustodySettings & { requestsPerMinute: number };
+  /** Whether that rate comes from the service's announced quota (no setting names one). */
+  readonly pacedByQuota: boolean;
   /** How `pulumi` runs in the project. */
   readonly run: PulumiRun;
 }
@@ -152,7 +154,7 @@ export async function planImport(
       onProgress: (message) => progress.update(message),
     });
     progress.done();
-    return { selection, filter, target, settings, run };
+    return { selection, filter, target, settings, pacedByQuota: quota !== undefined, run };
   } finally {
     await client.close();
   }

@@ -29,10 +29,10 @@ export interface PlannedVault {
   readonly inputs: Readonly<Record<string, unknown>>;
 }
 
-/** An address to import, of a vault the import takes. */
+/** An address to import, of a vault the import takes or a stack already manages. */
 export interface PlannedAddress {
-  /** The vault it belongs to. */
-  readonly vault: PlannedVault;
+  /** The vault it belongs to: the one this import declares, or `undefined` when a stack manages it already. */
+  readonly vault: PlannedVault | undefined;
   /** The address as the API lists it. */
   readonly address: UtxoVaultAddress;
   /** Its resource name. */
@@ -134,23 +134,25 @@ export async function selectForImport(client: CustodyClient, options: SelectOpti
 
   const addresses: PlannedAddress[] = [];
   if (options.withAddresses) {
-    const utxo = vaults.filter((p) => p.vault.type === "utxo");
-    const found: { vault: PlannedVault; address: UtxoVaultAddress }[] = [];
-    for (const [i, planned] of utxo.entries()) {
-      for await (const address of client.vaults.addresses.listAll(planned.vault.id))
-        found.push({ vault: planned, address });
+    // The addresses of the utxo vaults taken, and of those a stack manages (an address added since is new).
+    const planned = new Map(vaults.map((p) => [p.vault.id, p]));
+    const managedIds = new Set(managed.map((m) => m.id));
+    const utxo = all.filter((v) => v.type === "utxo" && (planned.has(v.id) || managedIds.has(v.id)));
+    const found: { vault: VaultRecord; address: UtxoVaultAddress }[] = [];
+    for (const [i, vault] of utxo.entries()) {
+      for await (const address of client.vaults.addresses.listAll(vault.id)) found.push({ vault, address });
       progress(`listed the addresses of ${i + 1} of ${utxo.length} utxo vaults`);
     }
     const addressNames = uniqueNames(
       found.map(({ vault, address }) => ({
         id: address.id,
-        wanted: `${vault.name}-${resourceNameOf(address.name, "address")}`,
+        wanted: `${vaultNames.get(vault.id)}-${resourceNameOf(address.name, "address")}`,
         createdAt: address.created_at,
       })),
       new Set([...taken, ...vaultNames.values()]),
     );
     for (const { vault, address } of found) {
-      const displayName = `${vault.vault.name} / ${address.name}`;
+      const displayName = `${vault.name} / ${address.name}`;
       const leftOut = (reason: string) => ({
         kind: "VaultAddress" as const,
         id: address.id,
@@ -167,7 +169,13 @@ export async function selectForImport(client: CustodyClient, options: SelectOpti
         schemaProblem(vaultAddressResource.inputSchema, inputs) ??
         (options.provider === "dynamic" ? ambiguousName(address, found) : undefined);
       if (why) unrepresentable.push(leftOut(why));
-      else addresses.push({ vault, address, name: addressNames.get(address.id)!, inputs });
+      else
+        addresses.push({
+          vault: planned.get(vault.id),
+          address,
+          name: addressNames.get(address.id)!,
+          inputs,
+        });
     }
   }
   return { vaults, addresses, managed, unrepresentable, outsideFilter };

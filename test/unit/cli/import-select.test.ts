@@ -135,7 +135,7 @@ describe("custody import: the selection (emulator)", () => {
   it("with addresses: each address of the vaults taken, named after its vault, in the import file as <vault>/<address>", async () => {
     const selection = await select({ ...ACTIVE, namePrefix: "ops-" }, { withAddresses: true });
     const btc = made.get("opsBtc")!;
-    const addresses = selection.addresses.filter((a) => a.vault.vault.id === btc.id);
+    const addresses = selection.addresses.filter((a) => a.vault?.vault.id === btc.id);
     assert.deepEqual(addresses.map((a) => a.name).sort(), ["ops-btc-address-1", "ops-btc-deposits"]);
     const deposits = addresses.find((a) => a.address.name === "Deposits")!;
     assert.deepEqual(deposits.inputs, { vaultId: btc.id, name: "Deposits", addressType: "segwit" });
@@ -150,6 +150,31 @@ describe("custody import: the selection (emulator)", () => {
     );
     assert.ok(
       file.resources.some((r) => r.type === "custody:index:Vault" && r.id === btc.id && r.name === "ops-btc"),
+    );
+  });
+
+  it("an address the stack does not manage, of a vault it does, is taken (by the vault's id)", async () => {
+    const btc = made.get("opsBtc")!;
+    const target = holdingsOf("dev", {
+      resources: [
+        { urn: "urn:pulumi:dev::p::custody:index:Vault::btc", type: "custody:index:Vault", id: btc.id },
+      ],
+    });
+    const selection = await select(
+      { ...ACTIVE, namePrefix: "ops-btc" },
+      { withAddresses: true, managedBy: [target], provider: "dynamic" },
+    );
+    assert.deepEqual(selection.vaults, []);
+    assert.deepEqual(selection.addresses.map((a) => [a.name, a.vault]).sort(), [
+      ["ops-btc-address-1", undefined],
+      ["ops-btc-deposits", undefined],
+    ]);
+    assert.match(
+      dynamicProgram(selection, { protect: false }),
+      new RegExp(
+        `^new VaultAddress\\("ops-btc-deposits", \\{ vaultId: "${btc.id}", name: "Deposits", addressType: "segwit" \\}\\);$`,
+        "m",
+      ),
     );
   });
 
