@@ -109,8 +109,12 @@ export async function planImport(
   if (stackName !== undefined || inProject) {
     try {
       const name = stackName ?? (await runPulumi(["stack", "--show-name"], run)).trim();
-      target = holdingsOf(name, await exportStack(name, run));
-      config = await stackCustodyConfig(name, run);
+      const [deployment, custodyConfig] = await Promise.all([
+        exportStack(name, run),
+        stackCustodyConfig(name, run),
+      ]);
+      target = holdingsOf(name, deployment);
+      config = custodyConfig;
     } catch (err) {
       // Without --stack, a project with no stack selected (or no CLI) simply has nothing to leave out.
       if (stackName !== undefined) throw err;
@@ -119,8 +123,9 @@ export async function planImport(
       );
     }
   }
-  const others: StackHoldings[] = [];
-  for (const other of excluded) others.push(holdingsOf(other, await exportStack(other, run)));
+  const others = await Promise.all(
+    excluded.map(async (other) => holdingsOf(other, await exportStack(other, run))),
+  );
 
   const resolved = resolveSettings((key) => config[key], io.env);
   const quota =
