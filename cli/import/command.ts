@@ -132,7 +132,6 @@ export const importCommand: Command = {
     const program = await generateProgram({
       language,
       importFile: file,
-      count: total,
       protect,
       env: { ...io.env, ...settingsEnv(plan.settings) },
       onProgress: (done) =>

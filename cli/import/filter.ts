@@ -36,6 +36,7 @@ export const FILTER_FLAGS = {
   type: "strings",
   chain: "strings",
   state: "strings",
+  "with-addresses": "boolean",
 } as const;
 
 /** The usage lines of the filter flags. */
@@ -46,6 +47,7 @@ export const FILTER_USAGE = [
   "  --chain C             only utxo vaults on chain C (repeat, or a comma list)",
   "  --state S             only vaults in state S: active (default), pending, archived; an archived vault",
   "                        is restored by the next `pulumi up`",
+  "  --with-addresses      also the addresses of the utxo vaults taken (and of those a stack manages)",
 ];
 
 /** The values of a list flag, each `--flag a,b` split at its commas. */

@@ -32,8 +32,6 @@ export interface GenerateOptions {
   readonly language: Language;
   /** The import file (`{ resources: [...] }`). */
   readonly importFile: string;
-  /** How many resources it lists (for the progress line). */
-  readonly count: number;
   /** Mark the resources `protect: true` in the code, as `pulumi import` does by default. */
   readonly protect: boolean;
   /** The environment of `pulumi` (PATH, PULUMI_HOME with the plugin) plus the API settings for the provider. */

@@ -27,12 +27,10 @@ export const STACK_FLAGS = {
   "exclude-stack": "strings",
   "include-managed": "boolean",
   cwd: "string",
-  "with-addresses": "boolean",
 } as const;
 
 /** The usage lines of {@link STACK_FLAGS}. */
 export const STACK_USAGE = [
-  "  --with-addresses      also the addresses of the utxo vaults taken",
   "  --stack, -s NAME      the stack to import into (default: the selected stack of the project in --cwd, if",
   "                        any): what it manages is left out, its names are not reused, its config gives the",
   "                        API settings",

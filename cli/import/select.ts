@@ -211,10 +211,7 @@ function schemaProblem(
   const parsed = schema.safeParse(inputs);
   if (parsed.success) return undefined;
   return (parsed.error?.issues ?? [])
-    .map(
-      (issue) =>
-        `${issue.path.map(String).join(".")} ${JSON.stringify(inputs[String(issue.path[0])])}: ${issue.message}`,
-    )
+    .map((issue) => `${issue.path.map(String).join(".")}: ${issue.message}`)
     .join("; ");
 }
 

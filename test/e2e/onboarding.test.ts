@@ -202,7 +202,7 @@ describe("onboarding an existing organization: custody import, pulumi import --f
     assert.ok(names.includes(`ops-treasury-${newer.id.replace(/-/g, "").slice(0, 8)}`));
     assert.match(
       report,
-      new RegExp(`vault "onb x+" \\(${made.get("long")!.id}\\): name "onb x+": must be at most 256 bytes`),
+      new RegExp(`vault "onb x+" \\(${made.get("long")!.id}\\): name: must be at most 256 bytes`),
     );
     assert.match(
       report,

@@ -66,7 +66,7 @@ describe("custody import: the selection (emulator)", () => {
     assert.equal(selection.unrepresentable.length, 1);
     const [left] = selection.unrepresentable;
     assert.equal(left.id, made.get("long")!.id);
-    assert.match(left.reason, /^name "ops-x+": must be at most 256 bytes in UTF-8 \(got 304\)$/);
+    assert.equal(left.reason, "name: must be at most 256 bytes in UTF-8 (got 304)");
   });
 
   it("filters by name pattern, type, chain and state", async () => {
