@@ -116,8 +116,13 @@ export async function planImport(
     } catch (err) {
       // Without --stack, a project with no stack selected (or no CLI) simply has nothing to leave out.
       if (stackName !== undefined) throw err;
+      const why = String(err instanceof Error ? err.message : err)
+        .trim()
+        .split("\n")
+        .pop();
       note(
-        `no stack is selected in ${cwd}: nothing is left out as managed, and the settings come from the environment`,
+        `no stack of the project in ${cwd} could be read (${why}): nothing is left out as managed, and the ` +
+          "settings come from the environment",
       );
     }
   }

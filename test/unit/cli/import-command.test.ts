@@ -133,7 +133,10 @@ describe("custody import: the command", () => {
     // 90% of the emulator's 120 requests per 60 s.
     assert.match(stderr, /the service allows 120 requests per 60 s: keeping to 108 a minute/);
     // No stack can be read in the project (no CLI here): said, not fatal.
-    assert.match(stderr, /no stack is selected in .*: nothing is left out as managed/);
+    assert.match(
+      stderr,
+      /no stack of the project in .* could be read \(`pulumi` was not found on PATH: install the Pulumi CLI\): nothing is left out as managed/,
+    );
     assert.match(stdout, /^2 vaults to import \(name starts with "cmd ", state active\)\.$/m);
     const program = fs.readFileSync(path.join(dir, "index.ts"), "utf8");
     assert.match(
