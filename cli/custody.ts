@@ -5,12 +5,19 @@
  */
 import { type Command, type CommandIo, UsageError } from "./command";
 import { driftCommand } from "./drift/command";
+import { importCommand } from "./import/command";
 import { importFileCommand } from "./import-file/command";
 import { recoverCommand } from "./recover/command";
 import { reviewCommand } from "./review/command";
 
 /** Every subcommand, in the order `custody --help` lists them. */
-export const COMMANDS: readonly Command[] = [reviewCommand, driftCommand, recoverCommand, importFileCommand];
+export const COMMANDS: readonly Command[] = [
+  reviewCommand,
+  driftCommand,
+  recoverCommand,
+  importCommand,
+  importFileCommand,
+];
 
 const USAGE = [
   "usage: custody <command> [options]",

@@ -1,6 +1,6 @@
 /**
- * `@pulumi-custody/cli`: the `custody` command line (review, drift, recover, import-file, …) and its subcommands as
- * functions, for pipelines that call them from code.
+ * `@pulumi-custody/cli`: the `custody` command line (review, drift, recover, import, import-file) and its
+ * subcommands as functions, for pipelines that call them from code.
  *
  * @packageDocumentation
  */
@@ -16,6 +16,8 @@ export {
   driftReport,
 } from "./drift/drift";
 export { driftMarkdown } from "./drift/markdown";
+export type { ImportFilter } from "./import/filter";
+export type { StackHoldings } from "./import/stacks";
 export { type ImportEntry, type ImportFileOptions, importFile } from "./import-file/import-file";
 export {
   type PreviewJson,

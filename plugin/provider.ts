@@ -7,6 +7,8 @@
 import {
   CUSTODY_RESOURCES,
   configure as configureCore,
+  custodyResourceKind,
+  declarableImportInputs,
   PartialCreateError,
   type ResourceLifecycle,
   resolveSettings,
@@ -199,11 +201,19 @@ export async function read(
   }
   const result = await methodsOf(type).read(readId, props);
   if (!result.id) return {};
+  let outputs: Record<string, unknown> = { ...(result.props ?? {}) };
+  // The inputs an import records must pass `check`, or the code generated from them would not run: a safe or
+  // exchange vault is declared with `adoptExisting: true` (which its outputs keep too).
+  const liveInputs =
+    importing && result.inputs
+      ? declarableImportInputs(custodyResourceKind(type) ?? "Vault", result.inputs)
+      : result.inputs;
+  if (importing && liveInputs?.adoptExisting === true) outputs = { ...outputs, adoptExisting: true };
   const secrets = secretsOf(state, declared);
   return {
     id: result.id,
-    outputs: protect({ ...(result.props ?? {}) }, secrets),
-    inputs: result.inputs ? protect(result.inputs, secrets) : undefined,
+    outputs: protect(outputs, secrets),
+    inputs: liveInputs ? protect(liveInputs, secrets) : undefined,
   };
 }
 

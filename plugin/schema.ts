@@ -11,6 +11,7 @@
  * time (`field-types.json`, beside this module), and objects with fixed fields become named object types.
  */
 import {
+  ADOPT_ONLY_VAULT_TYPES,
   type DataSourceSpec,
   type FieldReader,
   pendingVaultGroupProposalSchema,
@@ -127,22 +128,37 @@ function withDescription(type: TypeSpec, node: JsonSchema | undefined): Property
 /** The enum and object types the schema declares (`custody:index:VaultType` …), filled as specs are made. */
 type EnumTypes = Record<
   string,
-  | { type: "string"; enum: { value: string }[]; description: string }
+  | { type: "string"; enum: { value: string; description?: string }[]; description: string }
   | { type: "object"; properties: Record<string, PropertySpec>; required?: string[]; description: string }
 >;
 
 /**
+ * Why some enum values are for adoption only, by resource and input: the values are declared (an existing
+ * vault of that type can be declared and imported, and the code `pulumi import` generates names them as enum
+ * members, which compiles in every language), and `check` refuses a create of them.
+ */
+const ADOPT_ONLY_VALUES: Record<string, Record<string, Readonly<Record<string, string>>>> = {
+  [vaultResource.kind]: { type: ADOPT_ONLY_VAULT_TYPES },
+};
+
+/**
  * The type of an input: a string enum of the input schema becomes an enum type named after the resource and
- * the property (`custody:index:VaultKeyType`), so that generated SDKs offer the values.
+ * the property (`custody:index:VaultKeyType`), so that generated SDKs offer the values. The enum holds every
+ * value that an existing object can have, so that an import of any object generates code that compiles.
  */
 function inputType(resource: string, name: string, node: JsonSchema, enums: EnumTypes): TypeSpec {
   const values = node.enum;
   if (node.type !== "string" || !values?.every((v): v is string => typeof v === "string"))
     return pulumiType(node);
   const token = `${PACKAGE}:index:${resource}${name[0].toUpperCase()}${name.slice(1)}`;
+  const adoptOnly = ADOPT_ONLY_VALUES[resource]?.[name] ?? {};
   enums[token] = {
     type: "string",
-    enum: values.map((value) => ({ value })),
+    enum: values.map((value) =>
+      Object.hasOwn(adoptOnly, value)
+        ? { value, description: `${adoptOnly[value]}: adopt an existing one with adoptExisting: true.` }
+        : { value },
+    ),
     description: `The values a ${resource} accepts for \`${name}\`.`,
   };
   return { $ref: `#/types/${token}` };

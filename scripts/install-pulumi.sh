@@ -8,7 +8,12 @@
 #   3. a fresh build from Go modules, then cached:
 #        - the CLI from engine/pulumi-cli (github.com/pulumi/pulumi/pkg/v3, checksums in its go.sum), built once;
 #        - our language host from engine/language-nodejs, rebuilt whenever its source changes;
-#        - our Python language host from engine/language-python (for the tests of Python programs), likewise.
+#        - our Python language host from engine/language-python (for the tests of Python programs), likewise;
+#        - the upstream YAML language host, pulumi-language-yaml, from engine/language-yaml (the module
+#          github.com/pulumi/pulumi-yaml at the version pinned there, checksums in its go.sum), for Pulumi YAML
+#          programs. It is a binary of its own with its own github.com/pulumi/pulumi/pkg/v3, so one build serves
+#          every CLI version: it is built once into $PULUMI_CUSTODY_CACHE/pulumi-language-yaml-v<version> and
+#          copied beside each CLI.
 #
 # Progress goes to stderr; the only line on stdout is the bin directory, so callers can do
 #   PULUMI_BIN=$(scripts/install-pulumi.sh)
@@ -25,6 +30,10 @@ CLI_SRC="$REPO_ROOT/engine/pulumi-cli"
 HOST_STAMP="$BIN_DIR/.pulumi-language-nodejs.source-sha256"
 PY_HOST_SRC="$REPO_ROOT/engine/language-python"
 PY_HOST_STAMP="$BIN_DIR/.pulumi-language-python.source-sha256"
+YAML_HOST_SRC="$REPO_ROOT/engine/language-yaml"
+YAML_VERSION="$(sed -nE 's/^require github\.com\/pulumi\/pulumi-yaml v([0-9.]+)$/\1/p' "$YAML_HOST_SRC/go.mod")"
+YAML_CACHE="$CACHE_ROOT/pulumi-language-yaml-v$YAML_VERSION"
+YAML_STAMP_NAME=".pulumi-language-yaml.source-sha256"
 
 log() { printf '[install-pulumi] %s\n' "$*" >&2; }
 die() { printf '[install-pulumi] error: %s\n' "$*" >&2; exit 1; }
@@ -60,7 +69,13 @@ install_provider_plugin() { # $1 = bin dir
 cli_ready() { [ -x "$BIN_DIR/pulumi" ] && reports_pinned_version "$BIN_DIR/pulumi"; }
 host_ready() { [ -x "$BIN_DIR/pulumi-language-nodejs" ] && [ "$(cat "$HOST_STAMP" 2>/dev/null)" = "$(host_source_hash)" ]; }
 py_host_ready() { [ -x "$BIN_DIR/pulumi-language-python-exec" ] && [ "$(cat "$PY_HOST_STAMP" 2>/dev/null)" = "$(host_source_hash "$PY_HOST_SRC")" ]; }
-cache_ready() { cli_ready && host_ready && py_host_ready && [ -x "$BIN_DIR/pulumi-resource-pulumi-nodejs" ]; }
+# The YAML host follows its pinned module (go.mod, go.sum, tools.go), not engine/hostkit: it is upstream's.
+yaml_source_hash() { (cd "$YAML_HOST_SRC" && sha256sum go.mod go.sum tools.go | sha256sum | cut -d' ' -f1); }
+yaml_built() { # $1 = dir holding a pulumi-language-yaml and its stamp
+  [ -x "$1/pulumi-language-yaml" ] && [ "$(cat "$1/$YAML_STAMP_NAME" 2>/dev/null)" = "$(yaml_source_hash)" ]
+}
+yaml_host_ready() { yaml_built "$BIN_DIR"; }
+cache_ready() { cli_ready && host_ready && py_host_ready && yaml_host_ready && [ -x "$BIN_DIR/pulumi-resource-pulumi-nodejs" ]; }
 
 # 1. A matching pulumi on PATH. Our own cache dir is often on PATH too (scripts/setup.sh); it is
 #    left to step 2, which also checks that its language host matches the source.
@@ -144,6 +159,28 @@ if ! py_host_ready; then
   sdk_dir="$(cd "$PY_HOST_SRC" && go list -m -f '{{.Dir}}' github.com/pulumi/pulumi/sdk/v3)"
   install -m 0755 "$sdk_dir/python/cmd/pulumi-language-python-exec" "$BIN_DIR/pulumi-language-python-exec"
   echo "$hash" >"$PY_HOST_STAMP"
+fi
+
+if ! yaml_host_ready; then
+  [ -n "$YAML_VERSION" ] || die "engine/language-yaml/go.mod names no github.com/pulumi/pulumi-yaml version"
+  if ! yaml_built "$YAML_CACHE"; then
+    mkdir -p "$YAML_CACHE"
+    # Another CLI version's run may be building it: one build per cache.
+    exec 8>"$YAML_CACHE/.lock"
+    flock 8
+    if ! yaml_built "$YAML_CACHE"; then
+      hash="$(yaml_source_hash)"
+      step "compiling pulumi-language-yaml v$YAML_VERSION from engine/language-yaml (once per machine, about 2 minutes)"
+      (cd "$YAML_HOST_SRC" && go mod download >&2 && go build -trimpath -tags osusergo,grpcnotrace \
+        -ldflags "-s -w -X github.com/pulumi/pulumi-yaml/pkg/version.Version=v$YAML_VERSION" \
+        -o "$YAML_CACHE/pulumi-language-yaml.tmp" github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml >&2)
+      mv "$YAML_CACHE/pulumi-language-yaml.tmp" "$YAML_CACHE/pulumi-language-yaml"
+      echo "$hash" >"$YAML_CACHE/$YAML_STAMP_NAME"
+    fi
+    exec 8>&-
+  fi
+  install -m 0755 "$YAML_CACHE/pulumi-language-yaml" "$BIN_DIR/pulumi-language-yaml"
+  cp "$YAML_CACHE/$YAML_STAMP_NAME" "$BIN_DIR/$YAML_STAMP_NAME"
 fi
 
 install_provider_plugin "$BIN_DIR"

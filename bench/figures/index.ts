@@ -16,3 +16,4 @@ export const figures: Figure[] = [
   sizesFigure,
   engineScaleFigure,
 ];
+figures.push((require("./onboarding") as typeof import("./onboarding")).onboardingFigure);

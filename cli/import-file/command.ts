@@ -1,38 +1,51 @@
 /**
- * `custody import-file [--with-addresses] [--out FILE]`: writes the `pulumi import --file` file of every
- * active vault of the organization. The API is found as the provider finds it without stack config:
- * CUSTODY_BASE_URL and CUSTODY_ACCESS_TOKEN (the token is read from the environment only, never from the
- * command line, where other users of the machine could see it).
+ * `custody import-file [filters] [--with-addresses] [--stack NAME] [--out FILE]`: the `pulumi import --file`
+ * file alone, of the vaults `custody import` would take (the same filters, the same names, and what a stack
+ * manages left out), for pipelines that generate the code themselves. The report and the vaults left out
+ * with their reasons go to stderr when the file goes to stdout. Settings come from the stack's config, else
+ * CUSTODY_BASE_URL and CUSTODY_ACCESS_TOKEN (the token is never read from the command line, where other users
+ * of the machine could see it).
  */
 import * as fs from "node:fs";
-import { configure, readyClient } from "pulumi-custody/core";
+import * as path from "node:path";
 import { type Command, parseArgs } from "../command";
-import { importFile } from "./import-file";
+import { FILTER_FLAGS, FILTER_USAGE } from "../import/filter";
+import { planImport, STACK_FLAGS, STACK_USAGE, selectionReport } from "../import/plan";
+import { importFileOf } from "./import-file";
 
 /** `custody import-file`. */
 export const importFileCommand: Command = {
   name: "import-file",
-  summary: "the `pulumi import --file` file of the organization's active vaults",
+  summary: "the `pulumi import --file` file alone, of the vaults `custody import` would take",
   usage: [
-    "usage: custody import-file [--with-addresses] [--out FILE]",
+    "usage: custody import-file [filters] [--with-addresses] [--stack NAME] [--out FILE]",
     "",
-    "  --with-addresses   add the addresses of UTXO vaults",
-    "  --out FILE         write the file there (default: standard output)",
+    "  --out FILE            write the file there (default: standard output)",
+    ...FILTER_USAGE,
+    ...STACK_USAGE,
     "",
-    "Settings: CUSTODY_BASE_URL and CUSTODY_ACCESS_TOKEN.",
+    "Settings: the stack's config (custody:baseUrl, custody:accessToken), else CUSTODY_BASE_URL and",
+    "CUSTODY_ACCESS_TOKEN. `custody import` writes this file and the program generated from it.",
   ].join("\n"),
   async run(argv, io) {
-    const args = parseArgs(argv, { flags: { "with-addresses": "boolean", out: "string" } });
+    const args = parseArgs(argv, {
+      flags: { out: "string", ...FILTER_FLAGS, ...STACK_FLAGS },
+      aliases: { s: "stack", C: "cwd" },
+    });
     if (args.help) {
       io.stdout.write(`${this.usage}\n`);
       return 0;
     }
-    configure(undefined);
-    const client = await readyClient();
-    const text = `${JSON.stringify(await importFile(client, { withAddresses: args.flags["with-addresses"] === true }), null, 2)}\n`;
+    const plan = await planImport(args, io, "import-file");
+    const text = `${JSON.stringify(importFileOf(plan.selection), null, 2)}\n`;
     const out = args.flags.out as string | undefined;
-    if (out === undefined) io.stdout.write(text);
-    else fs.writeFileSync(out, text);
+    if (out === undefined) {
+      io.stderr.write(selectionReport(plan));
+      io.stdout.write(text);
+    } else {
+      fs.writeFileSync(path.resolve(io.cwd, out), text);
+      io.stdout.write(selectionReport(plan));
+    }
     return 0;
   },
 };

@@ -1,10 +1,14 @@
 /**
- * The bulk import file of an organization's vaults, for `pulumi import --file`: one `custody:index:Vault`
- * per active vault (and, on request, one `custody:index:VaultAddress` per address of its UTXO vaults), listed
- * through the sdk. Archived vaults are left out: the program would restore them on its next `up`.
+ * The bulk import file of an organization's vaults, for `pulumi import --file`: one `custody:index:Vault` per
+ * vault the import takes (and, on request, one `custody:index:VaultAddress` per address of its UTXO vaults),
+ * named as `custody import` names them (cli/import/names.ts). It is the file `custody import` writes beside the
+ * program; `custody import-file` writes it alone.
  */
 import type { CustodyClient } from "@pulumi-custody/sdk";
 import { vaultAddressResource, vaultResource } from "pulumi-custody/core";
+import type { ImportFilter } from "../import/filter";
+import { type Selection, selectForImport } from "../import/select";
+import type { StackHoldings } from "../import/stacks";
 
 /** One resource of the import file (the format `pulumi import --file` reads). */
 export interface ImportEntry {
@@ -20,47 +24,42 @@ export interface ImportEntry {
 export interface ImportFileOptions {
   /** Add the addresses of UTXO vaults too. */
   withAddresses?: boolean;
+  /** Which vaults; by default every active one. */
+  filter?: ImportFilter;
+  /** Stacks whose vaults and addresses are left out. */
+  managedBy?: readonly StackHoldings[];
+  /** Resource names already used in the stack imported into. */
+  takenNames?: ReadonlySet<string>;
 }
 
-/** A resource name from a display name: lower-case words joined by `-`, or `fallback` when nothing is left. */
-export function resourceNameOf(display: string, fallback: string): string {
-  const slug = display
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "");
-  return slug === "" ? fallback : slug;
+/** The import file of a selection: its vaults, then its addresses. */
+export function importFileOf(selection: Selection): { resources: ImportEntry[] } {
+  return {
+    resources: [
+      ...selection.vaults.map((p) => ({ type: vaultResource.pluginType, name: p.name, id: p.vault.id })),
+      ...selection.addresses.map((a) => ({
+        type: vaultAddressResource.pluginType,
+        name: a.name,
+        id: `${a.address.vault.id.toLowerCase()}/${a.address.id}`,
+      })),
+    ],
+  };
 }
 
-/** Makes names unique: a repeated name gets the first 8 characters of its id appended. */
-function unique(entries: ImportEntry[]): ImportEntry[] {
-  const counts = new Map<string, number>();
-  for (const e of entries) counts.set(e.name, (counts.get(e.name) ?? 0) + 1);
-  return entries.map((e) => {
-    if ((counts.get(e.name) ?? 0) < 2) return e;
-    const suffix = e.id.slice(e.id.lastIndexOf("/") + 1, e.id.lastIndexOf("/") + 9);
-    return { ...e, name: `${e.name}-${suffix}` };
-  });
-}
-
-/** The import file (`{ resources: [...] }`) of every active vault the client's organization has. */
+/**
+ * The import file (`{ resources: [...] }`) of the vaults the client's organization has that the filter takes
+ * (every active one by default). Those a program cannot declare as they are are left out: `custody import` and
+ * `custody import-file` list them with the reason.
+ */
 export async function importFile(
   client: CustodyClient,
   options: ImportFileOptions = {},
 ): Promise<{ resources: ImportEntry[] }> {
-  const vaults: ImportEntry[] = [];
-  const addresses: ImportEntry[] = [];
-  for await (const vault of client.vaults.listAll({ vault_states: ["active"] })) {
-    const vaultName = resourceNameOf(vault.name, `vault-${vault.id.slice(0, 8)}`);
-    vaults.push({ type: vaultResource.pluginType, name: vaultName, id: vault.id });
-    if (options.withAddresses && vault.type === "utxo") {
-      for await (const address of client.vaults.addresses.listAll(vault.id)) {
-        addresses.push({
-          type: vaultAddressResource.pluginType,
-          name: `${vaultName}-${resourceNameOf(address.name, address.id.slice(0, 8))}`,
-          id: `${vault.id}/${address.id}`,
-        });
-      }
-    }
-  }
-  return { resources: unique([...vaults, ...addresses]) };
+  const selection = await selectForImport(client, {
+    filter: options.filter ?? { states: ["active"] },
+    withAddresses: options.withAddresses,
+    managedBy: options.managedBy,
+    takenNames: options.takenNames,
+  });
+  return importFileOf(selection);
 }

@@ -21,6 +21,12 @@ export {
   type DataSourceOptions,
   type DataSourceSpec,
 } from "./data-sources";
+export {
+  declarableImportInputs,
+  importedVaultAddressInputs,
+  importedVaultInputs,
+} from "./import-inputs";
+export { ADOPT_ONLY_VAULT_TYPES, isAdoptOnlyVaultType } from "./input-schemas";
 export { type NoticeSink, setNoticeSink } from "./notify";
 export { PartialCreateError } from "./partial-create-error";
 export {

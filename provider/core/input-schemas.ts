@@ -5,10 +5,10 @@
 
 import {
   BlackBoxKeyType,
-  CREATABLE_VAULT_TYPES,
   CreatableUtxoAddressType,
   nameRuleViolations,
   UTXO_CHAIN_IDS,
+  VAULT_TYPES,
 } from "@pulumi-custody/sdk/schema";
 import { z } from "zod";
 
@@ -83,12 +83,25 @@ export const booleanSchema = z.boolean({
   error: (iss) => `must be true or false, got ${typeName(iss.input)}`,
 });
 
-/** The `type` input of a vault. */
-export const vaultTypeSchema = oneOf(CREATABLE_VAULT_TYPES, (input) =>
-  input === "exchange"
-    ? `"exchange" vaults cannot be created: they are connected to an exchange account in the console (creatable types: ${list(CREATABLE_VAULT_TYPES)})`
-    : undefined,
-);
+/**
+ * Vault types a `Vault` can only adopt (`adoptExisting: true`), each with why it cannot create one: the API
+ * cannot create exchange vaults, and a Safe vault imports a Safe account that exists outside the platform.
+ */
+export const ADOPT_ONLY_VAULT_TYPES: Readonly<Record<"safe" | "exchange", string>> = {
+  safe: '"safe" vaults import an existing Safe account, which this resource cannot create',
+  exchange: '"exchange" vaults cannot be created: they are connected to an exchange account in the console',
+};
+
+/** Whether a `Vault` of this type can only be adopted (see {@link ADOPT_ONLY_VAULT_TYPES}). */
+export function isAdoptOnlyVaultType(type: unknown): type is keyof typeof ADOPT_ONLY_VAULT_TYPES {
+  return typeof type === "string" && Object.hasOwn(ADOPT_ONLY_VAULT_TYPES, type);
+}
+
+/**
+ * The `type` input of a vault: every type the API knows, so that any existing vault can be declared (and
+ * imported). Whether one may be created is a rule of its own (`check`: adopt-only types need `adoptExisting`).
+ */
+export const vaultTypeSchema = oneOf(VAULT_TYPES);
 
 /** The `chain` input of a utxo vault. */
 export const utxoChainSchema = oneOf(UTXO_CHAIN_IDS);

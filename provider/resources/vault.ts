@@ -14,11 +14,12 @@ export interface VaultArgs {
   name: pulumi.Input<string>;
   /**
    * Vault type: `aptos`, `arch`, `black_box`, `canton`, `cosmos`, `evm`, `safe`, `solana`, `stacks`,
-   * `starknet`, `stellar`, `sui`, `ton`, `tron` or `utxo` (`exchange` vaults cannot be created).
-   * **Changing it replaces the vault: the old one is archived, not deleted.** `safe` vaults can only be
-   * adopted (`adoptExisting: true`).
+   * `starknet`, `stellar`, `sui`, `ton`, `tron`, `utxo` or `exchange`.
+   * **Changing it replaces the vault: the old one is archived, not deleted.** `safe` and `exchange` vaults
+   * can only be adopted (`adoptExisting: true`): the API cannot create exchange vaults, and a Safe vault
+   * imports a Safe account that exists outside the platform.
    */
-  type: pulumi.Input<CreatableVaultType>;
+  type: pulumi.Input<CreatableVaultType | "exchange">;
   /**
    * UTXO chain, e.g. `bitcoin_mainnet`: required for `utxo` vaults, not allowed for other types.
    * **Changing it replaces the vault (the old one is archived).**

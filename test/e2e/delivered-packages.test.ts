@@ -18,6 +18,7 @@ import * as path from "node:path";
 import { promisify } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { build } from "esbuild";
+import { codeBlocksOf, documents } from "../support/doc-blocks";
 import { apiVaultsNamed, pulumiCli, resourceName } from "../support/e2e-custody";
 import { createLocalStack, disposeLocalStack, enginePaths, repoPath } from "../support/pulumi-engine";
 import {
@@ -267,6 +268,37 @@ describe("the packages as users install them (release files, projects outside th
         assert.equal(await run(["policy-entry-point.ts"], { ...options, skipLibCheck: true }), "");
       });
     }
+
+    it("every code block of the docs on the generated npm SDK type-checks where that SDK is installed", async function () {
+      this.timeout(5 * 60_000);
+      const blocks = documents()
+        .flatMap(codeBlocksOf)
+        .filter((b) => b.generatedSdk);
+      assert.ok(blocks.length > 0, "docs/provider.md shows the generated SDK");
+      const dir = path.join(project.dir, "docs-blocks");
+      const files: string[] = [];
+      for (const block of blocks) {
+        assert.match(block.language, /^(ts|typescript)$/, `${block.document}:${block.line}`);
+        const file = path.join(dir, `${block.document.replace(/[^\w]+/g, "-")}-${block.line}.ts`);
+        fs.mkdirSync(dir, { recursive: true });
+        fs.writeFileSync(file, block.code);
+        files.push(file);
+      }
+      const config = path.join(dir, "tsconfig.json");
+      const base = templateTsconfig(files);
+      fs.writeFileSync(
+        config,
+        JSON.stringify({ ...base, compilerOptions: { ...base.compilerOptions, noEmit: true } }),
+      );
+      const tsc = path.join(project.dir, "node_modules", "typescript", "bin", "tsc");
+      const out = await execFileAsync(process.execPath, [tsc, "-p", config, "--pretty", "false"], {
+        cwd: dir,
+      }).then(
+        () => "",
+        (err: { stdout?: string }) => String(err.stdout),
+      );
+      assert.equal(out, "");
+    });
 
     it("runs up, a rename, a drift check that catches an out-of-band rename, and destroy (real CLI)", async function () {
       this.timeout(15 * 60_000);

@@ -4,9 +4,11 @@
  */
 import { z } from "zod";
 import {
+  ADOPT_ONLY_VAULT_TYPES,
   booleanSchema,
   type CheckFailure,
   failuresFromIssues,
+  isAdoptOnlyVaultType,
   keyTypeSchema,
   nameSchema,
   parseCheckedInputs,
@@ -105,11 +107,10 @@ function crossFieldFailures(inputs: Record<string, unknown>): CheckFailure[] {
       reason: `is only for "black_box" vaults; a "${type}" vault must not set it`,
     });
   }
-  if (type === "safe" && adoptExisting !== true && !isUnknown(adoptExisting)) {
+  if (isAdoptOnlyVaultType(type) && adoptExisting !== true && !isUnknown(adoptExisting)) {
     failures.push({
       property: "type",
-      reason:
-        '"safe" vaults import an existing Safe account, which this resource cannot create; set adoptExisting: true to manage a Safe vault that already exists',
+      reason: `${ADOPT_ONLY_VAULT_TYPES[type]}; set adoptExisting: true to manage a "${type}" vault that already exists`,
     });
   }
   return failures;

@@ -106,6 +106,12 @@ async function acquireVault(
         "which this resource cannot create: connect it in the custody console first.",
     );
   }
+  if (inputs.type === "exchange") {
+    throw new Error(
+      `No exchange vault named "${inputs.name}" exists to adopt. The API cannot create exchange vaults: ` +
+        "connect the exchange account in the custody console first.",
+    );
+  }
   return { vault: await createNew(client, inputs), acquisition: "created" };
 }
 
@@ -127,11 +133,14 @@ function adopt(holder: VaultRecord, inputs: VaultInputs): VaultRecord {
   return holder;
 }
 
-/** The create-vault body for the declared inputs; a vault is created in the first declared group. */
+/**
+ * The create-vault body for the declared inputs; a vault is created in the first declared group. Adopt-only
+ * types (safe, exchange) never get here: `acquireVault` stops before.
+ */
 export function createBody(inputs: VaultInputs) {
   return {
     name: inputs.name,
-    type: inputs.type as Exclude<VaultInputs["type"], "safe">,
+    type: inputs.type as Exclude<VaultInputs["type"], "safe" | "exchange">,
     ...(inputs.chain !== undefined ? { chain: inputs.chain } : {}),
     ...(inputs.keyType !== undefined ? { key_type: inputs.keyType } : {}),
     ...(inputs.endUserId !== undefined ? { end_user_id: inputs.endUserId } : {}),
@@ -190,7 +199,7 @@ export async function renamedByReplace(
   const found: VaultRecord[] = [];
   for await (const vault of client.vaults.listAll({
     vault_states: ["archived"],
-    vault_types: [inputs.type as Exclude<VaultInputs["type"], "safe">],
+    vault_types: [inputs.type],
   })) {
     if (vault.name === archivedVaultName(inputs.name, vault.id)) found.push(vault);
   }

@@ -24,8 +24,11 @@ export type CreatableKeyType = (typeof BlackBoxKeyTypeSchema.options)[number];
 export interface VaultInputs {
   /** Vault name; unique among the organization's vaults that are not archived. */
   name: string;
-  /** Vault type. Changing it replaces the vault (the old one is archived). */
-  type: CreatableVaultType;
+  /**
+   * Vault type. Changing it replaces the vault (the old one is archived). `exchange` (which the API cannot
+   * create) and `safe` are adopted only (`adoptExisting: true`).
+   */
+  type: CreatableVaultType | "exchange";
   /** UTXO chain; required for `utxo` vaults, not allowed for other types. Changing it replaces the vault. */
   chain?: UtxoChain;
   /** Key type; required for `black_box` vaults, not allowed for other types. Changing it replaces the vault. */

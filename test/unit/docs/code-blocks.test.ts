@@ -24,6 +24,7 @@ import { promisify } from "node:util";
 import Ajv2020 from "ajv/dist/2020";
 import * as ts from "typescript";
 import { type RunningEmulator, startEmulator } from "../../../emulator/index";
+import { type CodeBlock, codeBlocksOf, documents } from "../../support/doc-blocks";
 import { repoPath } from "../../support/pulumi-engine";
 import { pulumiNewTypescriptOptions } from "../../support/pulumi-new-typescript";
 
@@ -37,71 +38,11 @@ const JSON_BLOCK = ["json"];
 /** Shell commands and sample output: not checked (see the top of this file). */
 const NOT_CHECKED = ["sh", "bash", "shell", "console", "text"];
 
-/** One fenced code block of a document. */
-interface CodeBlock {
-  /** The document, relative to the repository. */
-  document: string;
-  /** The line of its opening fence (from 1). */
-  line: number;
-  /** Its language, as the fence names it (lower case; empty when it names none). */
-  language: string;
-  /** Its text, without the indentation of its fence. */
-  code: string;
-  /** Why it is only type-checked, when the line before it says so. */
-  compileOnly?: string;
-  /** The index.ts of a policy pack (type-checked with `skipLibCheck`, not run). */
-  policyPack?: true;
-}
-
-/** The documents whose code blocks are checked: README.md, docs/*.md and each package's README. */
-function documents(): string[] {
-  const { workspaces } = JSON.parse(fs.readFileSync(repoPath("package.json"), "utf8")) as {
-    workspaces: string[];
-  };
-  const docs = fs
-    .readdirSync(repoPath("docs"))
-    .filter((name) => name.endsWith(".md"))
-    .map((name) => `docs/${name}`);
-  return ["README.md", ...docs.sort(), ...workspaces.map((workspace) => `${workspace}/README.md`)];
-}
-
-/** The fenced code blocks of `document` (``` or ~~~, indented inside a list item or not). */
-function codeBlocksOf(document: string): CodeBlock[] {
-  const lines = fs.readFileSync(repoPath(document), "utf8").split("\n");
-  const blocks: CodeBlock[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const open = /^( *)(`{3,}|~{3,})\s*([^\s`]*)/.exec(lines[i] ?? "");
-    if (!open) continue;
-    const [, indent = "", fence = "```", language = ""] = open;
-    const body: string[] = [];
-    let j = i + 1;
-    for (; j < lines.length; j++) {
-      const line = lines[j] ?? "";
-      if (line.trim().startsWith(fence) && line.trim().replace(/[`~]/g, "") === "") break;
-      body.push(line.startsWith(indent) ? line.slice(indent.length) : line.trimStart());
-    }
-    let before = i - 1;
-    while (before >= 0 && (lines[before] ?? "").trim() === "") before--;
-    const marker = (lines[before] ?? "").trim();
-    const compileOnly = /^<!-- doc-test: compile-only: (.+) -->$/.exec(marker)?.[1];
-    const policyPack = marker === "<!-- doc-test: policy-pack -->";
-    blocks.push({
-      document,
-      line: i + 1,
-      language: language.toLowerCase(),
-      code: `${body.join("\n")}\n`,
-      ...(policyPack
-        ? { policyPack: true, compileOnly: "a policy pack runs only inside `pulumi preview --policy-pack`" }
-        : compileOnly
-          ? { compileOnly }
-          : {}),
-    });
-    i = j;
-  }
-  return blocks;
-}
-
-const blocks = documents().flatMap(codeBlocksOf);
+// A block on an SDK generated from the plugin's schema (`<!-- doc-test: generated-sdk -->`) needs that SDK
+// installed: the delivered-packages end-to-end suite type-checks it in the project where it is.
+const blocks = documents()
+  .flatMap(codeBlocksOf)
+  .filter((b) => !b.generatedSdk);
 const of = (languages: string[]) => blocks.filter((b) => languages.includes(b.language));
 const where = (block: CodeBlock) => `${block.document}:${block.line}`;
 

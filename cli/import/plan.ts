@@ -1,0 +1,206 @@
+/**
+ * The part `custody import` and `custody import-file` share: which stacks to read (the one imported into and
+ * any others named), the API settings (that stack's config, else the environment), a client paced by the
+ * service's announced quota, the selection, and its report.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { CustodyClient } from "@pulumi-custody/sdk";
+import { UTXO_CHAIN_IDS, VAULT_TYPES } from "@pulumi-custody/sdk/schema";
+import { type CustodySettings, resolveSettings, SETTINGS } from "pulumi-custody/core";
+import type { CommandIo, ParsedArgs } from "../command";
+import { describeFilter, filterFromArgs, type ImportFilter } from "./filter";
+import { announcedQuota, pacedRequestsPerMinute } from "./pacing";
+import { type ImportProvider, type LeftOut, type Selection, selectForImport } from "./select";
+import {
+  exportStack,
+  holdingsOf,
+  type PulumiRun,
+  runPulumi,
+  type StackHoldings,
+  stackCustodyConfig,
+} from "./stacks";
+
+/** The flags of the stacks an import reads. */
+export const STACK_FLAGS = {
+  stack: "string",
+  "exclude-stack": "strings",
+  "include-managed": "boolean",
+  cwd: "string",
+} as const;
+
+/** The usage lines of {@link STACK_FLAGS}. */
+export const STACK_USAGE = [
+  "  --stack, -s NAME      the stack to import into (default: the selected stack of the project in --cwd, if",
+  "                        any): what it manages is left out, its names are not reused, its config gives the",
+  "                        API settings",
+  "  --exclude-stack NAME  also leave out what this stack manages (repeat; another project's: org/project/stack)",
+  "  --include-managed     do not leave out what the stacks manage",
+  "  --cwd, -C DIR         the project directory (default: the current directory)",
+];
+
+/** A progress line on stderr: rewritten in place on a terminal, otherwise a line at most every 2 s. */
+export class ProgressLine {
+  readonly #stream: NodeJS.WritableStream & { isTTY?: boolean };
+  readonly #prefix: string;
+  #last = 0;
+  #shown = "";
+  constructor(stream: NodeJS.WritableStream, prefix: string) {
+    this.#stream = stream;
+    this.#prefix = prefix;
+  }
+  /** Shows `message` (throttled off a terminal). */
+  update(message: string): void {
+    this.#shown = message;
+    if (this.#stream.isTTY) {
+      this.#stream.write(`\r${this.#prefix}${message}\x1b[K`);
+      return;
+    }
+    const now = Date.now();
+    if (now - this.#last < 2000) return;
+    this.#last = now;
+    this.#stream.write(`${this.#prefix}${message}\n`);
+  }
+  /** Ends the line with the last message (which a throttle may have held back). */
+  done(message = this.#shown): void {
+    if (this.#stream.isTTY) this.#stream.write(`\r${this.#prefix}${message}\x1b[K\n`);
+    else if (message) this.#stream.write(`${this.#prefix}${message}\n`);
+    this.#last = 0;
+  }
+}
+
+/** What {@link planImport} gives back. */
+export interface Plan {
+  /** What to import and what is left out. */
+  readonly selection: Selection;
+  /** The filter. */
+  readonly filter: ImportFilter;
+  /** The stack imported into, if one was read. */
+  readonly target?: StackHoldings;
+  /** The API settings, and the request rate the import keeps to. */
+  readonly settings: CustodySettings & { requestsPerMinute: number };
+  /** Whether that rate comes from the service's announced quota (no setting names one). */
+  readonly pacedByQuota: boolean;
+  /** How `pulumi` runs in the project. */
+  readonly run: PulumiRun;
+}
+
+/** Reads the stacks, connects, and selects; progress goes to stderr. */
+export async function planImport(
+  args: ParsedArgs,
+  io: CommandIo,
+  command: string,
+  provider: ImportProvider = "plugin",
+): Promise<Plan> {
+  const filter = filterFromArgs(args, { types: VAULT_TYPES, chains: UTXO_CHAIN_IDS });
+  const cwd = path.resolve(io.cwd, (args.flags.cwd as string | undefined) ?? ".");
+  const run: PulumiRun = { cwd, env: io.env };
+  const stackName = args.flags.stack as string | undefined;
+  const excluded = (args.flags["exclude-stack"] as string[] | undefined) ?? [];
+  const includeManaged = args.flags["include-managed"] === true;
+  const note = (message: string) => io.stderr.write(`custody ${command}: ${message}\n`);
+
+  let target: StackHoldings | undefined;
+  let config: Record<string, unknown> = {};
+  const inProject =
+    fs.existsSync(path.join(cwd, "Pulumi.yaml")) || fs.existsSync(path.join(cwd, "Pulumi.yml"));
+  if (stackName !== undefined || inProject) {
+    try {
+      const name = stackName ?? (await runPulumi(["stack", "--show-name"], run)).trim();
+      const [deployment, custodyConfig] = await Promise.all([
+        exportStack(name, run),
+        stackCustodyConfig(name, run),
+      ]);
+      target = holdingsOf(name, deployment);
+      config = custodyConfig;
+    } catch (err) {
+      // Without --stack, a project with no stack selected (or no CLI) simply has nothing to leave out.
+      if (stackName !== undefined) throw err;
+      const why = String(err instanceof Error ? err.message : err)
+        .trim()
+        .split("\n")
+        .pop();
+      note(
+        `no stack of the project in ${cwd} could be read (${why}): nothing is left out as managed, and the ` +
+          "settings come from the environment",
+      );
+    }
+  }
+  const others = await Promise.all(
+    excluded.map(async (other) => holdingsOf(other, await exportStack(other, run))),
+  );
+
+  const resolved = resolveSettings((key) => config[key], io.env);
+  const quota =
+    resolved.requestsPerMinute === undefined
+      ? await announcedQuota(resolved.baseUrl, resolved.accessToken)
+      : undefined;
+  const settings = {
+    ...resolved,
+    requestsPerMinute: resolved.requestsPerMinute ?? pacedRequestsPerMinute(quota),
+  };
+  if (quota)
+    note(
+      `the service allows ${quota.limit} requests per ${quota.windowSeconds} s: keeping to ${settings.requestsPerMinute} a minute`,
+    );
+
+  const client = new CustodyClient({
+    baseUrl: settings.baseUrl,
+    accessToken: settings.accessToken,
+    requestsPerMinute: settings.requestsPerMinute,
+    ...(settings.maxRetries !== undefined ? { maxRetries: settings.maxRetries } : {}),
+    userAgent: `custody-cli/${command}`,
+  });
+  const progress = new ProgressLine(io.stderr, `custody ${command}: `);
+  try {
+    const selection = await selectForImport(client, {
+      filter,
+      managedBy: includeManaged ? [] : [...(target ? [target] : []), ...others],
+      takenNames: target?.names,
+      withAddresses: args.flags["with-addresses"] === true,
+      provider,
+      onProgress: (message) => progress.update(message),
+    });
+    progress.done();
+    return { selection, filter, target, settings, pacedByQuota: quota !== undefined, run };
+  } finally {
+    await client.close();
+  }
+}
+
+/** The environment variables that give the provider these settings (for a `pulumi` it runs). */
+export function settingsEnv(settings: Plan["settings"]): Record<string, string> {
+  const env: Record<string, string> = {
+    [SETTINGS.baseUrl.envVar]: settings.baseUrl,
+    [SETTINGS.accessToken.envVar]: settings.accessToken,
+    [SETTINGS.requestsPerMinute.envVar]: String(settings.requestsPerMinute),
+  };
+  if (settings.maxRetries !== undefined) env[SETTINGS.maxRetries.envVar] = String(settings.maxRetries);
+  return env;
+}
+
+function leftOutLine(item: LeftOut): string {
+  const what = item.kind === "Vault" ? "vault" : "address";
+  return `  ${what} ${JSON.stringify(item.displayName)} (${item.id}): ${item.reason}`;
+}
+
+/** The report of a selection: what is taken, what is left out and why. */
+export function selectionReport(plan: Plan): string {
+  const { selection } = plan;
+  const lines = [
+    `${selection.vaults.length} vaults${selection.addresses.length > 0 ? ` and ${selection.addresses.length} addresses` : ""} to import (${describeFilter(plan.filter)}).`,
+  ];
+  const archived = selection.vaults.filter((p) => p.vault.state === "archived");
+  if (archived.length > 0)
+    lines.push(`${archived.length} of them archived: the first \`pulumi up\` of the program restores them.`);
+  if (selection.managed.length > 0)
+    lines.push("Left out, already managed by a stack:", ...selection.managed.map(leftOutLine));
+  if (selection.unrepresentable.length > 0)
+    lines.push(
+      "Left out, a program cannot declare them as they are:",
+      ...selection.unrepresentable.map(leftOutLine),
+    );
+  if (selection.outsideFilter > 0)
+    lines.push(`${selection.outsideFilter} other vaults of the organization are outside the filter.`);
+  return `${lines.join("\n")}\n`;
+}

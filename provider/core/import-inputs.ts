@@ -1,0 +1,43 @@
+/**
+ * The inputs that declare an existing object as it is, for an import: what `read` reports for an object it
+ * adopts, made acceptable to `check`, so that the code generated from them runs unchanged and has no diff.
+ * One definition for both ways in: the plugin's `read` on `pulumi import`, and `custody import`, which writes
+ * the import file and, for the dynamic provider, the program itself.
+ */
+import type { UtxoVaultAddress, Vault as VaultRecord } from "@pulumi-custody/sdk";
+import { CreatableUtxoAddressType } from "@pulumi-custody/sdk/schema";
+import { isAdoptOnlyVaultType } from "./input-schemas";
+import { withoutUndefined } from "./projection";
+import type { CustodyResourceKind } from "./resources";
+import { liveInputs, vaultOutputs } from "./vault/outputs";
+import { addressOutputs } from "./vault-address/outputs";
+
+/**
+ * The live inputs of an imported object, made declarable: a vault of a type that can only be adopted (safe,
+ * exchange) gets `adoptExisting: true`, and an address of a type the API cannot create (`p2sh`, `merkleroot`)
+ * leaves `addressType` unset, which means "whatever the API chose" and so never differs.
+ */
+export function declarableImportInputs(
+  kind: CustodyResourceKind,
+  inputs: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
+  if (kind === "Vault")
+    return isAdoptOnlyVaultType(inputs.type) ? { ...inputs, adoptExisting: true } : { ...inputs };
+  const { addressType, ...rest } = inputs;
+  return CreatableUtxoAddressType.options.includes(addressType as never) ? { ...inputs } : rest;
+}
+
+/** The inputs that declare a vault as it is (what an import of it records). */
+export function importedVaultInputs(vault: VaultRecord): Record<string, unknown> {
+  const outputs = vaultOutputs(vault, { adoptExisting: false, acquisition: "adopted" });
+  return declarableImportInputs("Vault", liveInputs(outputs));
+}
+
+/** The inputs that declare an address as it is (what an import of it records). */
+export function importedVaultAddressInputs(address: UtxoVaultAddress): Record<string, unknown> {
+  const outs = addressOutputs(address, "adopted", false);
+  return declarableImportInputs(
+    "VaultAddress",
+    withoutUndefined({ vaultId: outs.vaultId, name: outs.name, addressType: outs.addressType }),
+  );
+}
