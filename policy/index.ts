@@ -14,6 +14,7 @@ export {
   type CustodyPolicySettings,
   custodyPolicies,
   DEFAULT_VAULT_NAME_PATTERN,
+  type DeclarableVaultType,
   VALUE_BEARING_VAULT_TYPES,
   type VaultInGroupSettings,
   type VaultNamePatternSettings,

@@ -13,15 +13,18 @@ import type {
   StackValidationArgs,
   StackValidationPolicy,
 } from "@pulumi/policy";
-import { CREATABLE_VAULT_TYPES, UTXO_CHAIN_IDS } from "@pulumi-custody/sdk/schema";
-import type { CreatableVaultType, UtxoChain } from "pulumi-custody/core";
+import { UTXO_CHAIN_IDS, VAULT_TYPES } from "@pulumi-custody/sdk/schema";
+import type { UtxoChain } from "pulumi-custody/core";
 import { describeVault, isVaultType, UNKNOWN, type VaultView, vaultView } from "./vault-props";
 
+/** A vault type a program can declare: every type the sdk knows (`safe` and `exchange` vaults are adopted). */
+export type DeclarableVaultType = (typeof VAULT_TYPES)[number];
+
 /**
- * Vault types that hold assets: every type the API can create except `black_box`, whose vaults hold a bare
- * signing key with no chain address (sdk/schema/vaults.ts, `BlackBoxVault`), so nothing can be sent to them.
+ * Vault types that hold assets: every type but `black_box`, whose vaults hold a bare signing key with no chain
+ * address (sdk/schema/vaults.ts, `BlackBoxVault`), so nothing can be sent to them.
  */
-export const VALUE_BEARING_VAULT_TYPES: readonly CreatableVaultType[] = CREATABLE_VAULT_TYPES.filter(
+export const VALUE_BEARING_VAULT_TYPES: readonly DeclarableVaultType[] = VAULT_TYPES.filter(
   (t) => t !== "black_box",
 );
 
@@ -39,8 +42,8 @@ export interface VaultNamePatternSettings {
 
 /** Settings of `custody-vault-allowed-types`. */
 export interface AllowedVaultTypesSettings {
-  /** The vault types a stack may declare. Default: every type the API can create. */
-  allowedTypes?: CreatableVaultType[];
+  /** The vault types a stack may declare. Default: every type (`safe` and `exchange` can only be adopted). */
+  allowedTypes?: DeclarableVaultType[];
 }
 
 /** Settings of `custody-vault-allowed-utxo-chains`. */
@@ -54,7 +57,7 @@ export interface VaultInGroupSettings {
   /**
    * The vault types that must declare at least one vault group. Default: {@link VALUE_BEARING_VAULT_TYPES}.
    */
-  valueBearingTypes?: CreatableVaultType[];
+  valueBearingTypes?: DeclarableVaultType[];
 }
 
 /** Settings of `custody-vault-adopt-allow-list`. */
@@ -68,7 +71,7 @@ export interface ArchiveAllowListSettings {
   /** The vault names that may be archived (`archived: true`) although their type holds assets. Default: none. */
   allowedNames?: string[];
   /** The vault types whose archiving needs the allow-list. Default: {@link VALUE_BEARING_VAULT_TYPES}. */
-  valueBearingTypes?: CreatableVaultType[];
+  valueBearingTypes?: DeclarableVaultType[];
 }
 
 /** Each policy's own settings (the policies without settings have none). */
@@ -122,7 +125,7 @@ const ENFORCEMENT_LEVELS: readonly EnforcementLevel[] = ["advisory", "mandatory"
 const DEFAULTS: { [P in CustodyPolicyName]: Required<CustodyPolicySettings[P]> } = {
   "custody-vault-protected": {},
   "custody-vault-name-pattern": { pattern: DEFAULT_VAULT_NAME_PATTERN },
-  "custody-vault-allowed-types": { allowedTypes: [...CREATABLE_VAULT_TYPES] },
+  "custody-vault-allowed-types": { allowedTypes: [...VAULT_TYPES] },
   "custody-vault-allowed-utxo-chains": { allowedChains: [...UTXO_CHAIN_IDS] },
   "custody-vault-in-vault-group": { valueBearingTypes: [...VALUE_BEARING_VAULT_TYPES] },
   "custody-vault-adopt-allow-list": { allowedNames: [] },
@@ -190,20 +193,20 @@ function settingsOf<P extends CustodyPolicyName>(
       break;
     }
     case "custody-vault-allowed-types":
-      checkList(policy, "allowedTypes", merged.allowedTypes, CREATABLE_VAULT_TYPES);
+      checkList(policy, "allowedTypes", merged.allowedTypes, VAULT_TYPES);
       break;
     case "custody-vault-allowed-utxo-chains":
       checkList(policy, "allowedChains", merged.allowedChains, UTXO_CHAIN_IDS);
       break;
     case "custody-vault-in-vault-group":
-      checkList(policy, "valueBearingTypes", merged.valueBearingTypes, CREATABLE_VAULT_TYPES);
+      checkList(policy, "valueBearingTypes", merged.valueBearingTypes, VAULT_TYPES);
       break;
     case "custody-vault-adopt-allow-list":
       checkList(policy, "allowedNames", merged.allowedNames);
       break;
     case "custody-vault-archive-allow-list":
       checkList(policy, "allowedNames", merged.allowedNames);
-      checkList(policy, "valueBearingTypes", merged.valueBearingTypes, CREATABLE_VAULT_TYPES);
+      checkList(policy, "valueBearingTypes", merged.valueBearingTypes, VAULT_TYPES);
       break;
   }
   return merged as Required<CustodyPolicySettings[P]>;
@@ -239,14 +242,14 @@ function schemaOf(
       properties.pattern = { type: "string", default: defaults.pattern };
       break;
     case "custody-vault-allowed-types":
-      properties.allowedTypes = { ...stringList(CREATABLE_VAULT_TYPES), default: defaults.allowedTypes };
+      properties.allowedTypes = { ...stringList(VAULT_TYPES), default: defaults.allowedTypes };
       break;
     case "custody-vault-allowed-utxo-chains":
       properties.allowedChains = { ...stringList(UTXO_CHAIN_IDS), default: defaults.allowedChains };
       break;
     case "custody-vault-in-vault-group":
       properties.valueBearingTypes = {
-        ...stringList(CREATABLE_VAULT_TYPES),
+        ...stringList(VAULT_TYPES),
         default: defaults.valueBearingTypes,
       };
       break;
@@ -256,7 +259,7 @@ function schemaOf(
     case "custody-vault-archive-allow-list":
       properties.allowedNames = { ...stringList([]), default: defaults.allowedNames };
       properties.valueBearingTypes = {
-        ...stringList(CREATABLE_VAULT_TYPES),
+        ...stringList(VAULT_TYPES),
         default: defaults.valueBearingTypes,
       };
       break;
@@ -290,7 +293,7 @@ const VAULT_RULES: { [P in Exclude<CustodyPolicyName, "custody-vault-unique-name
   },
   "custody-vault-allowed-types": (vault, _resource, { allowedTypes }) => {
     if (typeof vault.type !== "string") return undefined;
-    return allowedTypes.includes(vault.type as CreatableVaultType)
+    return allowedTypes.includes(vault.type as DeclarableVaultType)
       ? undefined
       : `has type "${vault.type}", which this stack does not allow (allowed: ${list(allowedTypes)})`;
   },
@@ -301,7 +304,7 @@ const VAULT_RULES: { [P in Exclude<CustodyPolicyName, "custody-vault-unique-name
       : `is on the UTXO chain "${vault.chain}", which this stack does not allow (allowed: ${list(allowedChains)})`;
   },
   "custody-vault-in-vault-group": (vault, _resource, { valueBearingTypes }) => {
-    if (typeof vault.type !== "string" || !valueBearingTypes.includes(vault.type as CreatableVaultType)) {
+    if (typeof vault.type !== "string" || !valueBearingTypes.includes(vault.type as DeclarableVaultType)) {
       return undefined;
     }
     const groups = vault.vaultGroupIds;
@@ -310,7 +313,7 @@ const VAULT_RULES: { [P in Exclude<CustodyPolicyName, "custody-vault-unique-name
   },
   "custody-vault-archive-allow-list": (vault, _resource, { allowedNames, valueBearingTypes }) => {
     if (vault.archived !== true || typeof vault.type !== "string") return undefined;
-    if (!valueBearingTypes.includes(vault.type as CreatableVaultType)) return undefined;
+    if (!valueBearingTypes.includes(vault.type as DeclarableVaultType)) return undefined;
     if (typeof vault.name === "string" && allowedNames.includes(vault.name)) return undefined;
     return `is to be archived (\`archived: true\`), but it is a "${vault.type}" vault, which holds assets, and its name is not on this stack's allow-list of vaults that may be archived: move its assets out, then add its name to the allow-list in the same pull request`;
   },

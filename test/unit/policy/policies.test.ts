@@ -18,7 +18,7 @@ import {
   VALUE_BEARING_VAULT_TYPES,
   VAULT_TYPE_TOKEN,
 } from "../../../policy/index";
-import { CREATABLE_VAULT_TYPES } from "../../../sdk/index";
+import { VAULT_TYPES } from "../../../sdk/index";
 
 // The proxy and the placeholders are the library's internals: the real shape of a preview's inputs.
 const proxy = require("@pulumi/policy/proxy") as {
@@ -253,7 +253,7 @@ describe("@pulumi-custody/policy: the custody policies", () => {
     const config: CustodyPolicyConfig = { "custody-vault-allowed-types": { allowedTypes: ["evm", "utxo"] } };
 
     it("allows every creatable type by default", () => {
-      for (const type of CREATABLE_VAULT_TYPES) {
+      for (const type of VAULT_TYPES) {
         assert.deepEqual(
           validate("custody-vault-allowed-types", { props: { ...compliant, type } }),
           [],
@@ -335,7 +335,7 @@ describe("@pulumi-custody/policy: the custody policies", () => {
     it("treats every creatable type but black_box as value-bearing", () => {
       assert.deepEqual(
         [...VALUE_BEARING_VAULT_TYPES].sort(),
-        CREATABLE_VAULT_TYPES.filter((t) => t !== "black_box").sort(),
+        VAULT_TYPES.filter((t) => t !== "black_box").sort(),
       );
     });
 
@@ -556,7 +556,7 @@ describe("@pulumi-custody/policy: the custody policies", () => {
       assert.deepEqual(p.configSchema?.properties.allowedTypes?.default, ["evm"]);
       assert.deepEqual(p.configSchema?.properties.allowedTypes?.items, {
         type: "string",
-        enum: [...CREATABLE_VAULT_TYPES],
+        enum: [...VAULT_TYPES],
       });
     });
   });
