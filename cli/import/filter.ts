@@ -12,7 +12,7 @@ export interface FilterVocabulary {
   readonly chains: readonly string[];
 }
 
-/** States a program can declare a vault in: an archived one is restored by the next `up`. */
+/** States a program can declare a vault in: an archived one is declared `archived: true`, and stays archived. */
 export const IMPORTABLE_STATES = ["active", "pending", "archived"] as const;
 
 /** The filter of an import. */
@@ -46,7 +46,7 @@ export const FILTER_USAGE = [
   "  --type T              only vaults of type T (repeat, or a comma list: --type evm,utxo)",
   "  --chain C             only utxo vaults on chain C (repeat, or a comma list)",
   "  --state S             only vaults in state S: active (default), pending, archived; an archived vault",
-  "                        is restored by the next `pulumi up`",
+  "                        is declared `archived: true` and stays archived",
   "  --with-addresses      also the addresses of the utxo vaults taken (and of those a stack manages)",
 ];
 

@@ -192,7 +192,9 @@ export function selectionReport(plan: Plan): string {
   ];
   const archived = selection.vaults.filter((p) => p.vault.state === "archived");
   if (archived.length > 0)
-    lines.push(`${archived.length} of them archived: the first \`pulumi up\` of the program restores them.`);
+    lines.push(
+      `${archived.length} of them archived: the program declares them \`archived: true\`, so they stay archived.`,
+    );
   if (selection.managed.length > 0)
     lines.push("Left out, already managed by a stack:", ...selection.managed.map(leftOutLine));
   if (selection.unrepresentable.length > 0)

@@ -45,6 +45,12 @@ export interface VaultArgs {
    * changes nothing. Archived vaults of the same name and kind are always restored and reused.
    */
   adoptExisting?: pulumi.Input<boolean>;
+  /**
+   * Archive the vault and keep it in the stack: the reviewed way to retire a vault (docs/policy.md, "Retiring a
+   * vault"). `true` archives it on the next `up`; `false` (or unset) restores it. Either is an update of the same
+   * vault, never a replacement: it keeps its id, its address and whatever it holds.
+   */
+  archived?: pulumi.Input<boolean>;
 }
 
 /**

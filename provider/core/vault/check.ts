@@ -29,6 +29,7 @@ export const VAULT_INPUTS = [
   "vaultGroupIds",
   "endUserId",
   "adoptExisting",
+  "archived",
 ] as const;
 
 const vaultInputSchema = z.strictObject({
@@ -39,6 +40,7 @@ const vaultInputSchema = z.strictObject({
   vaultGroupIds: uuidSetSchema("vault group").optional(),
   endUserId: uuidSchema().optional(),
   adoptExisting: booleanSchema.optional(),
+  archived: booleanSchema.optional(),
 }) satisfies z.ZodType<VaultInputs>;
 
 /** The inputs that `check` accepted, typed (see {@link parseCheckedInputs}). */

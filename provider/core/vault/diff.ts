@@ -23,7 +23,10 @@ export interface VaultDiff {
 /** Inputs that cannot change in place: a new value means a new vault. */
 export const VAULT_REPLACE_INPUTS = ["type", "chain", "keyType", "endUserId"] as const;
 
-/** Compares old outputs with new inputs. `__provider` and `adoptExisting` never cause a change. */
+/**
+ * Compares old outputs with new inputs. `__provider` and `adoptExisting` never cause a change. `archived` is
+ * compared with the vault's state: declared archived and live active (or the reverse) is an update.
+ */
 export async function diffVault(
   id: string,
   olds: Record<string, unknown>,
@@ -34,14 +37,17 @@ export async function diffVault(
   if (differs(olds.name, news.name)) updates.push("name");
   if (vaultGroupsDiffer(olds, news)) updates.push("vaultGroupIds");
   const archived = olds.state === "archived";
+  const wantArchived = news.archived === true;
+  const archiveChanges = containsUnknown(news.archived) || wantArchived !== archived;
 
   if (replaces.length > 0) {
     const restored = await vaultToRestore(id, news);
     await notifyUser(replaceNotice(id, olds, news, replaces, restored), { resourceId: id });
     return { changes: true, replaces, deleteBeforeReplace: true };
   }
-  if (archived) await notifyUser(archivedNotice(id, olds), { resourceId: id });
-  return { changes: updates.length > 0 || archived };
+  if (archiveChanges && !containsUnknown(news.archived))
+    await notifyUser(wantArchived ? archiveNotice(id, olds) : archivedNotice(id, olds), { resourceId: id });
+  return { changes: updates.length > 0 || archiveChanges };
 }
 
 /** Unknown values count as changes; an unset input equals an unset output. */
@@ -104,6 +110,13 @@ function replaceNotice(
     `and ${replacement}. An archived vault can be restored; if the service keeps ` +
     `its name reserved, it is renamed to "${archivedVaultName(String(olds.name), id)}" to free the name. ` +
     "Reverting this change gives the same vault back."
+  );
+}
+
+function archiveNotice(id: string, olds: Record<string, unknown>): string {
+  return (
+    `${label(id, olds)} will be ARCHIVED (archived: true): it stays in the stack with its address and anything it ` +
+    "holds, and `archived: false` restores it."
   );
 }
 

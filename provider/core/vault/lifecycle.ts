@@ -62,6 +62,14 @@ export async function createVault(inputs: VaultInputs): Promise<{ id: string; ou
   } catch (err) {
     throw partial("it could not be read back", err);
   }
+  // Declared archived from the start: the vault (created, restored or adopted) is archived last.
+  if (inputs.archived === true && latest.state !== "archived") {
+    try {
+      latest = await archive(client, latest);
+    } catch (err) {
+      throw partial("it could not be archived", err);
+    }
+  }
   return { id: vault.id, outs: outputsFor(latest, inputs, acquisition, proposal) };
 }
 
@@ -90,6 +98,8 @@ async function acquireVault(
 
   const [archived] = restorable(sameName, inputs);
   if (archived) {
+    // Declared archived: the archived vault is taken as it is, with no write.
+    if (inputs.archived === true) return { vault: archived, acquisition: "adopted" };
     await client.vaults.restore(archived.id);
     return { vault: archived, acquisition: "restored" };
   }
@@ -367,7 +377,8 @@ export async function updateVault(
     );
   }
   let changed = false;
-  if (vault.state === "archived") {
+  // A vault declared archived is renamed and regrouped first, while it is active, and archived last.
+  if (vault.state === "archived" && news.archived !== true) {
     await client.vaults.restore(id);
     changed = true;
   }
@@ -381,6 +392,7 @@ export async function updateVault(
   const recorded = await confirmPendingProposal(client, vault, carried.pendingProposal);
   const proposal = await reconcileVaultGroups(client, vault, news.vaultGroupIds, recorded);
   if (proposal !== recorded) vault = (await getVault(client, id)) ?? vault;
+  if (news.archived === true && vault.state !== "archived") vault = await archive(client, vault);
 
   return {
     outs: vaultOutputs(vault, {
@@ -413,14 +425,20 @@ export async function deleteVault(id: string, _props: Record<string, unknown>): 
   const client = await readyClient();
   const vault = await getVault(client, id);
   if (!vault || vault.state === "archived") return;
+  await archive(client, vault);
+}
+
+/** Archives an active vault (`POST /vaults/{id}/archive`); returns it as it is afterwards. */
+async function archive(client: CustodyClient, vault: VaultRecord): Promise<VaultRecord> {
   try {
-    await client.vaults.archive(id);
+    await client.vaults.archive(vault.id);
   } catch (err) {
     // Archived or removed meanwhile (or by a lost earlier attempt): the goal is reached.
-    const after = await getVault(client, id).catch(() => vault);
-    if (!after || after.state === "archived") return;
-    throw new Error(`Cannot archive vault "${vault.name}" (${id}): ${describeError(err)}`);
+    const after = await getVault(client, vault.id).catch(() => vault);
+    if (!after || after.state === "archived") return after ?? { ...vault, state: "archived" };
+    throw new Error(`Cannot archive vault "${vault.name}" (${vault.id}): ${describeError(err)}`);
   }
+  return (await getVault(client, vault.id)) ?? { ...vault, state: "archived" };
 }
 
 /** States in which a vault no longer exists for any purpose. */

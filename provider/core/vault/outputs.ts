@@ -104,5 +104,6 @@ export function liveInputs(outputs: VaultOutputs): Record<string, unknown> {
   }
   if (outputs.endUserId !== undefined) inputs.endUserId = outputs.endUserId;
   if (outputs.adoptExisting) inputs.adoptExisting = true;
+  if (outputs.state === "archived") inputs.archived = true;
   return inputs;
 }

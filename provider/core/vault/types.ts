@@ -42,6 +42,11 @@ export interface VaultInputs {
   endUserId?: string;
   /** Take over an active vault that already has this name instead of failing. Changing it changes nothing. */
   adoptExisting?: boolean;
+  /**
+   * The vault is archived: `true` archives it and keeps it in the stack; `false` or unset restores it. An update,
+   * never a replacement: the same vault, id and address.
+   */
+  archived?: boolean;
 }
 
 /** A vault-group change proposal that was submitted and is waiting for approval. */
