@@ -142,7 +142,7 @@ describe("custody review of live previews (real engine, policy pack, both provid
       }
 
       /** A pull request: the program declares `declared`; `custody review` runs the preview with the pack. */
-      async function review(declared: ProgramDeclaration) {
+      async function review(declared: ProgramDeclaration, config = policyConfig) {
         await declareProgram(stack, declared);
         return custodyCli(stack, [
           "review",
@@ -152,7 +152,7 @@ describe("custody review of live previews (real engine, policy pack, both provid
           "--policy-pack",
           PACK,
           "--policy-pack-config",
-          policyConfig,
+          config,
         ]);
       }
 
@@ -349,6 +349,51 @@ describe("custody review of live previews (real engine, policy pack, both provid
           "⚠️ Advisory policy violations",
           "⚠️ Replaced: the old vault is archived and a new one, with a new address, is created",
         ]);
+      });
+
+      it("retiring a vault: `archived: true` reads Archive and needs the allow-list; up archives it, and removing the input restores it", async () => {
+        const archiving = base();
+        archiving.vaults.treasury = { ...archiving.vaults.treasury!, archived: true };
+
+        // An evm vault holds assets: archiving it is refused until the stack allow-lists it.
+        const refused = await review(archiving);
+        assert.equal(refused.status, 3, refused.stderr + refused.stdout);
+        assert.match(
+          section(refused.stdout, "⚠️ Archived"),
+          new RegExp(
+            `^- \\*\\*Archive\\*\\*: Vault \\*\\*${name("Treasury")}\\*\\* .*resource \`treasury\`.*: \`archived\`: .*true`,
+            "m",
+          ),
+        );
+        assert.match(
+          refused.stdout,
+          /custody-vault-archive-allow-list.*resource `treasury`: .*Vault resource treasury is to be archived/,
+        );
+
+        const allowList = path.join(tempRoot, `policy-archive-${providerPath}.json`);
+        const dev = JSON.parse(await fs.promises.readFile(policyConfig, "utf8"));
+        await fs.promises.writeFile(
+          allowList,
+          JSON.stringify({
+            ...dev,
+            "custody-vault-archive-allow-list": { allowedNames: [name("Treasury")] },
+          }),
+        );
+        const allowed = await review(archiving, allowList);
+        assert.equal(allowed.status, 0, allowed.stderr + allowed.stdout);
+        assert.doesNotMatch(allowed.stdout, /custody-vault-archive-allow-list/);
+
+        const up = await stack.up();
+        assert.deepEqual(up.summary.resourceChanges, { same: 7, update: 1 }, "an update, not a replacement");
+        assert.equal((await emulator.client.vaults.get(ids.get("treasury")!)).state, "archived");
+
+        const restoring = await review(base(), allowList);
+        assert.equal(restoring.status, 0, restoring.stderr + restoring.stdout);
+        assert.match(section(restoring.stdout, "Restored"), /^- \*\*Restore\*\*: .*resource `treasury`/m);
+        await stack.up();
+        const live = await emulator.client.vaults.get(ids.get("treasury")!);
+        assert.equal(live.state, "active");
+        assert.equal(live.id, ids.get("treasury"), "the same vault");
       });
 
       it("5. a secret name renamed and secret vault groups changed: each reported as a changed secret value", async () => {

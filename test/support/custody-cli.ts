@@ -27,6 +27,8 @@ export interface ProgramVault {
   chain?: string;
   vaultGroupIds?: string[];
   adoptExisting?: boolean;
+  /** The `archived` input. */
+  archived?: boolean;
   /** The `protect` resource option. */
   protect?: boolean;
   /** The inputs declared as secrets. */
