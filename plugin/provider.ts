@@ -6,12 +6,12 @@
  */
 import {
   CUSTODY_RESOURCES,
+  checkSetting,
   configure as configureCore,
   custodyResourceKind,
   declarableImportInputs,
   PartialCreateError,
   type ResourceLifecycle,
-  resolveSettings,
   SETTINGS,
 } from "pulumi-custody/core";
 import { protect, secretsOf, type Unwrapped, unwrap } from "./properties";
@@ -84,21 +84,9 @@ export function checkConfig(news: Record<string, unknown>): {
       });
     }
   }
-  const map = configMap(values);
   for (const key of CONFIG_KEYS) {
-    if (map[SETTINGS[key].configKey] === undefined) continue;
-    // Resolve this one setting alone: the required ones get a placeholder so only the value at hand is judged.
-    const probe: Record<string, unknown> = {
-      [SETTINGS.baseUrl.configKey]: "https://placeholder.invalid",
-      [SETTINGS.accessToken.configKey]: "placeholder",
-      [SETTINGS[key].configKey]: map[SETTINGS[key].configKey],
-    };
-    try {
-      resolveSettings((k) => probe[k], {});
-    } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      failures.push({ property: key, reason: message });
-    }
+    const problem = checkSetting(key, values[key]);
+    if (problem) failures.push({ property: key, reason: problem });
   }
   return { inputs: news, failures };
 }

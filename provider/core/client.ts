@@ -8,13 +8,20 @@ import { CustodyClient, DEFAULT_REQUESTS_PER_MINUTE } from "@pulumi-custody/sdk"
 import { exitWhenEngineIsGone } from "./provider-host";
 import { requestDiagnostics } from "./request-diagnostics";
 import { watchHostRequests } from "./resource-urns";
-import { type ConfigLookup, type CustodySettings, resolveSettings, SETTINGS } from "./settings";
+import {
+  type ConfigLookup,
+  type CustodySettings,
+  type ResolvedSettings,
+  type SettingsSource,
+  settingsFrom,
+} from "./settings";
 
 /** What `configure()` receives: the dynamic provider's `Config`, or a plain `{ "custody:baseUrl": … }` map. */
 export type ProviderConfig = { get(key: string): unknown } | Record<string, unknown>;
 
 let lookup: ConfigLookup = () => undefined;
-const clients = new Map<string, CustodyClient>();
+/** Each client, and the token it sends: the configured one, or the one a verification switched it to. */
+const clients = new Map<string, { client: CustodyClient; token: string }>();
 
 /**
  * Records the stack config (the provider's `configure`). Settings are resolved lazily, on the first API
@@ -34,30 +41,38 @@ export function configure(config: ProviderConfig | undefined): void {
   }
 }
 
-/** Whether a setting comes from the configured stack config (rather than the environment). */
-export function settingFromConfig(name: keyof CustodySettings): boolean {
-  const value = lookup(SETTINGS[name].configKey);
-  return value !== undefined && value !== null && String(value).trim() !== "";
+/** Where the provider process's settings come from: the configured stack config, then the environment. */
+export function processSettingsSource(): SettingsSource {
+  return { config: lookup };
+}
+
+/** The settings in force in the provider process, and where they came from. */
+export function processSettings(): ResolvedSettings {
+  return settingsFrom(processSettingsSource());
 }
 
 /** The settings in force: configured stack config first, then the environment. */
 export function currentSettings(): CustodySettings {
-  return resolveSettings(lookup);
+  return processSettings().settings;
 }
 
-/** A client for explicit settings, cached per process. */
+/**
+ * A client for explicit settings, cached per process: one per base URL, configured token and limits, so that
+ * two organizations (or two stacks' settings) in one process never share a client, a rate limiter or a batch.
+ * Its token is a function (the sdk asks it at each call): a verification that falls back to another token
+ * ({@link useToken}) switches the client it already made, with its limiter's state, instead of making another.
+ */
 export function clientFor(settings: CustodySettings): CustodyClient {
-  const key = JSON.stringify([
-    settings.baseUrl,
-    settings.accessToken,
-    settings.maxRetries,
-    settings.requestsPerMinute,
-  ]);
-  let client = clients.get(key);
-  if (!client) {
-    client = new CustodyClient({
+  const key = clientKey(settings);
+  let entry = clients.get(key);
+  if (!entry) {
+    const made: { client: CustodyClient; token: string } = {
+      token: settings.accessToken,
+      client: undefined as unknown as CustodyClient,
+    };
+    made.client = new CustodyClient({
       baseUrl: settings.baseUrl,
-      accessToken: settings.accessToken,
+      accessToken: () => made.token,
       // A provider process lives for one operation and sends a few hundred requests: Node's own http spares it
       // undici and the optimizing compile of its WebAssembly parser, a third of its peak memory over
       // `@pulumi/pulumi`'s own (BENCHMARKS.md, figure 5), for a few ms of CPU in all.
@@ -66,7 +81,23 @@ export function clientFor(settings: CustodySettings): CustodyClient {
       ...(settings.requestsPerMinute !== undefined ? { requestsPerMinute: settings.requestsPerMinute } : {}),
       onRequest: requestDiagnostics(settings.requestsPerMinute ?? DEFAULT_REQUESTS_PER_MINUTE),
     });
-    clients.set(key, client);
+    entry = made;
+    clients.set(key, entry);
   }
-  return client;
+  return entry.client;
+}
+
+/** Makes the client of `settings` send `token` from its next call on (the environment's, after a 401). */
+export function useToken(settings: CustodySettings, token: string): void {
+  const entry = clients.get(clientKey(settings));
+  if (entry) entry.token = token;
+}
+
+function clientKey(settings: CustodySettings): string {
+  return JSON.stringify([
+    settings.baseUrl,
+    settings.accessToken,
+    settings.maxRetries,
+    settings.requestsPerMinute,
+  ]);
 }

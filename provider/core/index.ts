@@ -37,7 +37,7 @@ export {
 } from "./pending-creates";
 export type { FieldReader } from "./projection";
 export { exitWhenEngineIsGone } from "./provider-host";
-export { forgetVerifiedSettings, readyClient } from "./ready-client";
+export { connect, forgetVerifiedSettings, readyClient } from "./ready-client";
 export { recordResourceUrn } from "./resource-urns";
 export {
   CUSTODY_RESOURCES,
@@ -58,9 +58,15 @@ export {
   type ConfigLookup,
   type CustodySettings,
   CustodySettingsError,
+  checkSetting,
+  type ResolvedSettings,
   resolveSettings,
   SETTINGS,
+  type SettingOrigin,
+  type SettingOrigins,
   type SettingSpec,
+  type SettingsSource,
+  settingsFrom,
 } from "./settings";
 export { UNKNOWN } from "./unknown";
 export { vaultDetailFields } from "./vault/fields";

@@ -16,26 +16,45 @@ import {
   CustodyNotFoundError,
   CustodyPermissionError,
 } from "@pulumi-custody/sdk";
-import { clientFor, currentSettings, settingFromConfig } from "./client";
+import { clientFor, processSettings, useToken } from "./client";
 import { notifyUser } from "./notify";
 import { engineAddressOfHost } from "./provider-host";
-import { type CustodySettings, CustodySettingsError, SETTINGS } from "./settings";
+import {
+  type CustodySettings,
+  CustodySettingsError,
+  type ResolvedSettings,
+  SETTINGS,
+  type SettingOrigins,
+  type SettingsSource,
+  settingsFrom,
+} from "./settings";
 
 const verified = new Map<string, Promise<CustodyClient>>();
 /** Messages already given in full in this process; later failures refer to them in one line. */
 const told = new Set<string>();
 
+/**
+ * The one door to the API: settings in (a {@link SettingsSource}: explicit values, stack config, the
+ * environment), a client out, once one cheap authenticated call has shown that they work. The command line
+ * connects with it; the provider process through {@link readyClient}, from its configuration.
+ *
+ * @throws {CustodySettingsError} naming the setting, where it came from and what to do.
+ */
+export async function connect(source: SettingsSource): Promise<CustodyClient> {
+  return verifiedClient(settingsFrom(source), source.env ?? process.env, false);
+}
+
 /** The client for the settings in force, after they were shown to work (once per process and settings). */
 export async function readyClient(): Promise<CustodyClient> {
-  let settings: CustodySettings;
+  let resolved: ResolvedSettings;
   try {
-    settings = currentSettings();
+    resolved = processSettings();
   } catch (err) {
     // A missing or malformed setting: a short message, given in full to every resource.
     throw withoutHostEcho(err);
   }
   try {
-    return await verifiedClient(settings);
+    return await verifiedClient(resolved, process.env, true);
   } catch (err) {
     throw withoutHostEcho(once(err));
   }
@@ -47,17 +66,26 @@ export async function readyClient(): Promise<CustodyClient> {
  */
 export async function workingClient(): Promise<CustodyClient | undefined> {
   try {
-    return await verifiedClient(currentSettings());
+    return await verifiedClient(processSettings(), process.env, true);
   } catch {
     return undefined;
   }
 }
 
-function verifiedClient(settings: CustodySettings): Promise<CustodyClient> {
-  const key = JSON.stringify([settings.baseUrl, settings.accessToken]);
+/**
+ * `provider`: the settings are the provider process's configuration, whose stack config a refresh or a destroy
+ * takes from the state (see `recordedTokenRefused`).
+ */
+function verifiedClient(
+  resolved: ResolvedSettings,
+  env: NodeJS.ProcessEnv,
+  provider: boolean,
+): Promise<CustodyClient> {
+  const { settings } = resolved;
+  const key = JSON.stringify([settings.baseUrl, settings.accessToken, provider]);
   let ready = verified.get(key);
   if (!ready) {
-    ready = verify(settings);
+    ready = verify(resolved, env, provider);
     verified.set(key, ready);
   }
   return ready;
@@ -69,32 +97,46 @@ export function forgetVerifiedSettings(): void {
   told.clear();
 }
 
-async function verify(settings: CustodySettings): Promise<CustodyClient> {
-  const problem = await probe(settings);
-  if (!problem) return clientFor(settings);
-  const fromEnv = process.env[SETTINGS.accessToken.envVar]?.trim();
+async function verify(
+  { settings, origins }: ResolvedSettings,
+  env: NodeJS.ProcessEnv,
+  provider: boolean,
+): Promise<CustodyClient> {
+  let client: CustodyClient;
+  try {
+    client = clientFor(settings);
+  } catch (err) {
+    // Plain http to a remote host, a malformed URL: the client refuses before anything is sent.
+    throw settingsError(err, settings, origins, false);
+  }
+  const problem = await probe(client);
+  if (!problem) return client;
+  const fromConfig = origins.accessToken.source.startsWith("stack config");
+  const fromEnv = env[SETTINGS.accessToken.envVar]?.trim();
   if (
     problem instanceof CustodyAuthenticationError &&
-    settingFromConfig("accessToken") &&
+    fromConfig &&
     fromEnv &&
     fromEnv !== settings.accessToken
   ) {
-    const fallback = { ...settings, accessToken: fromEnv };
-    if (!(await probe(fallback))) {
+    // The same client, with the environment's token from its next call on.
+    useToken(settings, fromEnv);
+    if (!(await probe(client))) {
       await notifyUser(
         `${SETTINGS.accessToken.configKey} was refused (401), so ${SETTINGS.accessToken.envVar} is used instead. ` +
           `If you rotated the token, run \`pulumi up\` (or refresh with --run-program) so that the state records the new one.`,
       );
-      return clientFor(fallback);
+      return client;
     }
+    useToken(settings, settings.accessToken);
   }
-  throw settingsError(problem, settings);
+  throw settingsError(problem, settings, origins, provider && fromConfig);
 }
 
 /** One cheap authenticated read; the error when it shows the settings cannot work, else `undefined`. */
-async function probe(settings: CustodySettings): Promise<unknown> {
+async function probe(client: CustodyClient): Promise<unknown> {
   try {
-    await clientFor(settings).vaults.list({ size: 1 });
+    await client.vaults.list({ size: 1 });
     return undefined;
   } catch (err) {
     const definite =
@@ -106,42 +148,6 @@ async function probe(settings: CustodySettings): Promise<unknown> {
     // Anything else (5xx, 429, a timeout) may pass: the operations retry and report it themselves.
     return definite ? err : undefined;
   }
-}
-
-/** Where a setting in force came from, as messages name it, and how its owner changes it. */
-export interface SettingOrigin {
-  /** `stack config custody:accessToken`, `the CUSTODY_ACCESS_TOKEN environment variable`, `the accessToken option`. */
-  readonly source: string;
-  /** What to do to change it, as a sentence without its final period. */
-  readonly howToChange: string;
-}
-
-/** Where the base URL and the access token in force came from. */
-export interface SettingOrigins {
-  /** Of the base URL. */
-  readonly baseUrl: SettingOrigin;
-  /** Of the access token. */
-  readonly accessToken: SettingOrigin;
-}
-
-/** The origin of a setting read from stack config (`fromConfig`) or else from the environment. */
-export function configOrEnvironment(name: "baseUrl" | "accessToken", fromConfig: boolean): SettingOrigin {
-  const spec = SETTINGS[name];
-  return {
-    source: fromConfig ? `stack config ${spec.configKey}` : `the ${spec.envVar} environment variable`,
-    howToChange:
-      name === "accessToken"
-        ? `set a valid one with \`pulumi config set --secret ${spec.configKey} <token>\` or the ${spec.envVar} environment variable`
-        : `check ${spec.configKey} (or ${spec.envVar})`,
-  };
-}
-
-/** Where the provider process's settings came from: its configuration (the stack config) or the environment. */
-function providerOrigins(): SettingOrigins {
-  return {
-    baseUrl: configOrEnvironment("baseUrl", settingFromConfig("baseUrl")),
-    accessToken: configOrEnvironment("accessToken", settingFromConfig("accessToken")),
-  };
 }
 
 /** A sentence: its first letter upper case. */
@@ -207,12 +213,17 @@ function recordedTokenRefused(settings: CustodySettings): string {
   );
 }
 
-/** The settings error of the provider's probe (`GET /vaults?size=1`), which failed with `err`. */
-function settingsError(err: unknown, settings: CustodySettings): CustodySettingsError {
-  const origins = providerOrigins();
+/** The settings error of the probe (`GET /vaults?size=1`), which failed with `err`. */
+function settingsError(
+  err: unknown,
+  settings: CustodySettings,
+  origins: SettingOrigins,
+  /** The token is the provider's configuration from stack config (which a refresh takes from the state). */
+  tokenFromConfig: boolean,
+): CustodySettingsError {
   const token = SETTINGS.accessToken;
   const base = SETTINGS.baseUrl;
-  if (err instanceof CustodyAuthenticationError && settingFromConfig("accessToken")) {
+  if (err instanceof CustodyAuthenticationError && tokenFromConfig) {
     return new CustodySettingsError(token.configKey, recordedTokenRefused(settings));
   }
   if (err instanceof CustodyPermissionError) {

@@ -140,6 +140,101 @@ function checkedBaseUrl(value: string): string {
 }
 
 /**
+ * The rule that one setting's value breaks, judged alone (a missing value is no fault here: the environment may
+ * supply it); `undefined` when the value is fine. What a plugin's `CheckConfig` reports, by the same rules as
+ * {@link resolveSettings}.
+ */
+export function checkSetting(name: keyof CustodySettings, value: unknown): string | undefined {
+  if (value === undefined || value === null || String(value).trim() === "") return undefined;
+  const raw = String(value).trim();
+  try {
+    if (name === "baseUrl") checkedBaseUrl(raw);
+    else if (name === "maxRetries" || name === "requestsPerMinute")
+      optionalInteger(name, (key) => (key === SETTINGS[name].configKey ? raw : undefined), {});
+    return undefined;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+}
+
+/**
+ * Where settings come from, highest first: explicit values (a data source's options), the stack config (the
+ * dynamic provider's `Config`, a plugin's `Configure`, a program's config, `pulumi config --json`), then the
+ * environment.
+ */
+export interface SettingsSource {
+  /** Explicit values, by setting; they win over everything else. */
+  readonly overrides?: Partial<Record<keyof CustodySettings, string>>;
+  /** The stack config, by full key (`custody:baseUrl`). */
+  readonly config?: ConfigLookup;
+  /** The environment; `process.env` when not given. */
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+/** Where a setting in force came from, as messages name it, and how its owner changes it. */
+export interface SettingOrigin {
+  /** `stack config custody:accessToken`, `the CUSTODY_ACCESS_TOKEN environment variable`, `the accessToken option`. */
+  readonly source: string;
+  /** What to do to change it, as a sentence without its final period. */
+  readonly howToChange: string;
+}
+
+/** Where the base URL and the access token in force came from. */
+export interface SettingOrigins {
+  /** Of the base URL. */
+  readonly baseUrl: SettingOrigin;
+  /** Of the access token. */
+  readonly accessToken: SettingOrigin;
+}
+
+/** The origin of a setting read from stack config (`fromConfig`) or else from the environment. */
+export function configOrEnvironment(name: "baseUrl" | "accessToken", fromConfig: boolean): SettingOrigin {
+  const spec = SETTINGS[name];
+  return {
+    source: fromConfig ? `stack config ${spec.configKey}` : `the ${spec.envVar} environment variable`,
+    howToChange:
+      name === "accessToken"
+        ? `set a valid one with \`pulumi config set --secret ${spec.configKey} <token>\` or the ${spec.envVar} environment variable`
+        : `check ${spec.configKey} (or ${spec.envVar})`,
+  };
+}
+
+/** Settings resolved from a {@link SettingsSource}, with where the two required ones came from. */
+export interface ResolvedSettings {
+  /** The settings in force. */
+  readonly settings: CustodySettings;
+  /** Where the base URL and the token came from. */
+  readonly origins: SettingOrigins;
+}
+
+/**
+ * The one way every part of the package reads its settings: the provider process, the plugin, the data sources
+ * and the command line all resolve a {@link SettingsSource} here.
+ *
+ * @throws {CustodySettingsError} when `baseUrl` or `accessToken` is missing, or a value is malformed.
+ */
+export function settingsFrom(source: SettingsSource): ResolvedSettings {
+  const overrides = source.overrides ?? {};
+  const config = source.config ?? (() => undefined);
+  const present = (value: unknown) => value !== undefined && value !== null && String(value).trim() !== "";
+  const byKey = new Map(
+    (Object.keys(SETTINGS) as (keyof CustodySettings)[]).map((name) => [SETTINGS[name].configKey, name]),
+  );
+  const lookup: ConfigLookup = (key) => {
+    const name = byKey.get(key);
+    return name !== undefined && present(overrides[name]) ? overrides[name] : config(key);
+  };
+  const originOf = (name: "baseUrl" | "accessToken"): SettingOrigin =>
+    present(overrides[name])
+      ? { source: `the ${name} option`, howToChange: `pass a valid ${name} option` }
+      : configOrEnvironment(name, present(config(SETTINGS[name].configKey)));
+  return {
+    settings: resolveSettings(lookup, source.env ?? process.env),
+    origins: { baseUrl: originOf("baseUrl"), accessToken: originOf("accessToken") },
+  };
+}
+
+/**
  * Resolves the settings: stack config (through `lookup`) wins over the environment.
  *
  * @throws {CustodySettingsError} when `baseUrl` or `accessToken` is missing, or a value is malformed.

@@ -6,13 +6,8 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { CustodyClient } from "@pulumi-custody/sdk";
 import { clientFor } from "../client";
-import {
-  configOrEnvironment,
-  type SettingOrigin,
-  type SettingOrigins,
-  settingsErrorOf,
-} from "../ready-client";
-import { type CustodySettings, CustodySettingsError, resolveSettings } from "../settings";
+import { settingsErrorOf } from "../ready-client";
+import { type CustodySettings, CustodySettingsError, type SettingOrigins, settingsFrom } from "../settings";
 
 /** Per-call overrides of where a data source sends its requests. */
 export interface DataSourceOptions {
@@ -46,27 +41,11 @@ interface DataSourceConnection {
 function connect(options: DataSourceOptions | undefined): DataSourceConnection {
   const given = options?.client;
   if (given) return { client: () => given };
-  const overrides: Record<string, string | undefined> = {
-    "custody:baseUrl": options?.baseUrl,
-    "custody:accessToken": options?.accessToken,
-  };
-  const config = (key: string) => pulumiSdk().runtime.getConfig(key);
-  const settings = resolveSettings((key) => overrides[key] ?? config(key));
-  const originOf = (name: "baseUrl" | "accessToken", key: string): SettingOrigin => {
-    if (overrides[key] !== undefined) {
-      return { source: `the ${name} option`, howToChange: `pass a valid ${name} option` };
-    }
-    const fromConfig = config(key);
-    return configOrEnvironment(name, fromConfig !== undefined && fromConfig.trim() !== "");
-  };
-  return {
-    client: () => clientFor(settings),
-    settings,
-    origins: {
-      baseUrl: originOf("baseUrl", "custody:baseUrl"),
-      accessToken: originOf("accessToken", "custody:accessToken"),
-    },
-  };
+  const { settings, origins } = settingsFrom({
+    overrides: { baseUrl: options?.baseUrl, accessToken: options?.accessToken },
+    config: (key) => pulumiSdk().runtime.getConfig(key),
+  });
+  return { client: () => clientFor(settings), settings, origins };
 }
 
 /** Every property of `T` may be a Pulumi `Input`. */
