@@ -5,6 +5,8 @@
 // From their modules rather than the sdk's entry point, which also exports request signing and webhook
 // verification: the provider process loads no signing code (a client signs only when given a key).
 import { CustodyClient, DEFAULT_REQUESTS_PER_MINUTE } from "@pulumi-custody/sdk";
+import { observeAddressWrites } from "./batch/address-reads";
+import { observeVaultWrites } from "./batch/vault-reads";
 import { exitWhenEngineIsGone } from "./provider-host";
 import { requestDiagnostics } from "./request-diagnostics";
 import { type ConfigLookup, type CustodySettings, resolveSettings, SETTINGS } from "./settings";
@@ -53,6 +55,8 @@ export function clientFor(settings: CustodySettings): CustodyClient {
   ]);
   let client = clients.get(key);
   if (!client) {
+    const diagnostics = requestDiagnostics(settings.requestsPerMinute ?? DEFAULT_REQUESTS_PER_MINUTE);
+    let made: CustodyClient | undefined;
     client = new CustodyClient({
       baseUrl: settings.baseUrl,
       accessToken: settings.accessToken,
@@ -62,8 +66,16 @@ export function clientFor(settings: CustodySettings): CustodyClient {
       transport: "node:http",
       ...(settings.maxRetries !== undefined ? { maxRetries: settings.maxRetries } : {}),
       ...(settings.requestsPerMinute !== undefined ? { requestsPerMinute: settings.requestsPerMinute } : {}),
-      onRequest: requestDiagnostics(settings.requestsPerMinute ?? DEFAULT_REQUESTS_PER_MINUTE),
+      onRequest: (event) => {
+        diagnostics(event);
+        // The batched reads see this client's writes, so that nothing read before a write answers after it.
+        if (made) {
+          observeVaultWrites(made, event);
+          observeAddressWrites(made, event);
+        }
+      },
     });
+    made = client;
     clients.set(key, client);
   }
   return client;
