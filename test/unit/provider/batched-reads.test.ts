@@ -225,7 +225,9 @@ describe("batched vault reads and lookups (emulator)", function () {
     const created = await Promise.all(
       names.map((name) => vaultProvider.create({ name, type: "evm", __provider: "t" })),
     );
-    created.forEach((c, i) => assert.equal((c.outs as Outs).name, names[i]));
+    created.forEach((c, i) => {
+      assert.equal((c.outs as Outs).name, names[i]);
+    });
     const requests = await apiRequests();
     const creates = requests.filter((r) => r.method === "POST" && r.path === "/api/v1/vaults");
     const lists = requests.filter((r) => r.method === "GET" && r.path === "/api/v1/vaults");
@@ -297,7 +299,9 @@ describe("batched vault reads and lookups (emulator)", function () {
     beginOperation();
     await bed.emulator.control.clearRequests();
     const results = await inParallel(ids, ENGINE_PARALLEL, (id) => read(id));
-    results.forEach((r, i) => assert.equal((r.props as Outs).name, `Small ${i}`));
+    results.forEach((r, i) => {
+      assert.equal((r.props as Outs).name, `Small ${i}`);
+    });
     const lists = (await apiRequests()).filter((r) => r.path === "/api/v1/vaults");
     assert.ok(lists.length <= 4, `${lists.length} list requests for 8 reads in an account of 3,000 vaults`);
   });
