@@ -228,7 +228,7 @@ export class RateLimiter {
         quotaWait = untilReset + (Math.ceil(beyond / limit) - 1) * windowMs;
       }
     }
-    const service = this.#quota !== undefined && (this.followServiceQuota || quotaWait >= bucketWait);
+    const service = this.#quota !== undefined && (this.followServiceQuota || quotaWait > bucketWait);
     return {
       pacedBy: service ? "service" : "client",
       limit: service ? this.#quota!.limit : this.requestsPerMinute,
