@@ -10,11 +10,12 @@
  *   answer: the vault with its id (none when the answer lacks it: a 404, as `GET /vaults/{id}` would say), or
  *   every vault with exactly its name. A batch answers only callers that were waiting when it was sent.
  * - **A snapshot of the account's vaults.** The engine reads at most `--parallel` resources at once, so batches
- *   alone answer a handful of reads per request. When several reads or lookups wait at once (a refresh, a
- *   destroy, an `up` of many new vaults), every vault of the account is listed, a page of 100 per request,
- *   oldest first, and later reads and lookups of the operation are answered from it. The pages it may fetch
- *   grow with the reads it serves (one page per {@link READS_PER_SNAPSHOT_PAGE}), so a small stack in a large
- *   account never pays for the whole account. A vault the snapshot lacks is read by id all the same.
+ *   alone answer a handful of reads per request. From the operation's first read or lookup on, the account's
+ *   vaults are listed, a page of 100 per request, in the order of their creation (pages from both ends in
+ *   turn), and the operation's reads and lookups are answered from that list. The pages it may fetch grow
+ *   with the reads it serves (one more per {@link READS_PER_SNAPSHOT_PAGE}), so a small stack in a large
+ *   account never pays for the whole account: what the pages fetched so far cannot answer goes in batches.
+ *   A vault the snapshot lacks is read by id all the same.
  * - **Freshness.** Nothing read in an earlier operation is reused. A write this client sends to a vault
  *   (rename, archive, restore, proposal, address), seen through the client's request events, makes what was
  *   read of that vault before it unusable: the next read goes to the API. A lookup by name answers from the
@@ -34,9 +35,7 @@ import { PerOperation } from "./operation";
 export const ALL_VAULT_STATES = ["active", "pending", "archived", "deleted", "aborted"] as const;
 /** The largest page of `GET /vaults` (`size` 0..100), and the most ids one batch asks for. */
 export const VAULT_PAGE_SIZE: number = endpoints.listVaults.list.maxPageSize;
-/** Reads and lookups waiting at once that show a bulk operation, worth a snapshot. */
-export const SNAPSHOT_MIN_WAITING = 4;
-/** Reads and lookups of the operation per snapshot page it may fetch. */
+/** Reads and lookups of the operation per snapshot page it may fetch, beyond the first page. */
 export const READS_PER_SNAPSHOT_PAGE = 4;
 /** Snapshot pages in flight at once. */
 const SNAPSHOT_PAGES_IN_FLIGHT = 4;
@@ -88,7 +87,9 @@ export class VaultReads {
   #demand = 0;
 
   #snapshotState: SnapshotState = "none";
-  #nextPage = 1;
+  readonly #pagesRequested = new Set<number>();
+  /** Pages are fetched from both ends of the list in turn: a refresh reads oldest first, a destroy newest. */
+  #fromNewest = false;
   #lastPage: number | undefined;
   #pagesInFlight = 0;
   readonly #pagesAnswered = new Set<number>();
@@ -202,9 +203,8 @@ export class VaultReads {
         return false;
       });
     }
-    const reuseWaiting = this.#idWaiters.length + this.#nameWaiters.filter((w) => w.reuse).length;
-    if (this.#snapshotState === "none" && reuseWaiting >= SNAPSHOT_MIN_WAITING)
-      this.#snapshotState = "loading";
+    const reuseWaiting = this.#idWaiters.length > 0 || this.#nameWaiters.some((w) => w.reuse);
+    if (this.#snapshotState === "none" && reuseWaiting) this.#snapshotState = "loading";
     this.#loadPages();
     const snapshotMayAnswer =
       this.#snapshotState === "loading" && (this.#pagesInFlight > 0 || this.#mayLoadPage());
@@ -264,14 +264,26 @@ export class VaultReads {
   /** Whether another page may be requested now: pages grow with the reads the operation makes. */
   #mayLoadPage(): boolean {
     if (this.#snapshotState !== "loading") return false;
-    if (this.#lastPage === undefined) return this.#nextPage === 1;
-    const allowed = Math.max(1, Math.floor(this.#demand / READS_PER_SNAPSHOT_PAGE));
-    return this.#nextPage <= this.#lastPage && this.#nextPage <= allowed;
+    const allowed = 1 + Math.floor(this.#demand / READS_PER_SNAPSHOT_PAGE);
+    return this.#pagesRequested.size < allowed && this.#pageToLoad() !== undefined;
+  }
+
+  /** The next page to request: the first, then in turn the oldest and the newest not yet requested. */
+  #pageToLoad(): number | undefined {
+    if (this.#lastPage === undefined) return this.#pagesRequested.has(1) ? undefined : 1;
+    let oldest = 1;
+    while (oldest <= this.#lastPage && this.#pagesRequested.has(oldest)) oldest++;
+    if (oldest > this.#lastPage) return undefined;
+    let newest = this.#lastPage;
+    while (newest > oldest && this.#pagesRequested.has(newest)) newest--;
+    return this.#fromNewest ? newest : oldest;
   }
 
   #loadPages(): void {
     while (this.#pagesInFlight < SNAPSHOT_PAGES_IN_FLIGHT && this.#mayLoadPage()) {
-      const page = this.#nextPage++;
+      const page = this.#pageToLoad()!;
+      this.#pagesRequested.add(page);
+      this.#fromNewest = !this.#fromNewest;
       const seq = ++this.#clock;
       this.#pagesInFlight += 1;
       this.sent.snapshotPages += 1;
