@@ -15,7 +15,7 @@ import {
   type FixtureStackOptions,
 } from "../support/engine-stack";
 import type { Figure, FigureContext, FigureOutcome } from "../support/figure";
-import { formatBytes, formatInt, formatMs, formatRatio } from "../support/format";
+import { formatBytes, formatInt, formatMs } from "../support/format";
 import { cpuByRole, type EngineRole, engineRole, watchProcessTree } from "../support/process-tree";
 import { type Comparison, compare, type LineChart, type Target } from "../support/results";
 import { exact } from "../support/stats";
