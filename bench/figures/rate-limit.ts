@@ -316,13 +316,7 @@ export function outcome(
           `${OPERATION_LABEL[op]}, ${shape}: requests`,
           "requests",
           exact(ours.requests ?? Number.NaN),
-          [
-            {
-              name: "API minimum",
-              value: exact(minimum),
-              description: minimumDescription(op, r.addresses),
-            },
-          ],
+          [{ name: "API minimum", value: exact(minimum), description: FLOOR_DESCRIPTIONS.minimum }],
           requestTarget(op, r.n, r.addresses),
         ),
       );
@@ -330,14 +324,14 @@ export function outcome(
         {
           name: "engine, no-op",
           value: exact(r.noop[op].ms),
-          description: `The same operation on N${r.addresses ? " + N" : ""} no-op dynamic resources, same --parallel ${machine.parallel}.`,
+          description: FLOOR_DESCRIPTIONS.engine(machine.parallel),
         },
       ];
       if (op !== "refresh") {
         floors.push({
           name: "writes at the rate limit",
           value: exact(atRateLimitMs(minimum)),
-          description: `${formatInt(minimum)} ${op === "up" ? "creates" : "archives"} at ${RATE_LIMIT} per minute.`,
+          description: FLOOR_DESCRIPTIONS.writes,
         });
       }
       comparisons.push(
@@ -455,11 +449,13 @@ export function outcome(
   };
 }
 
-function minimumDescription(operation: Operation, addresses: boolean): string {
-  if (operation === "up")
-    return addresses ? "One create per vault and per address." : "One create per vault.";
-  if (operation === "destroy") return "One archive per vault (an address is only forgotten).";
-  return addresses
-    ? "⌈N/100⌉ pages of vaults, and one address list per vault (the API lists addresses per vault)."
-    : "⌈N/100⌉ pages of `GET /vaults`.";
-}
+/** What each floor is, one sentence each (the same for every size and operation). */
+export const FLOOR_DESCRIPTIONS = {
+  minimum:
+    "The fewest requests the API allows: one create per vault (and per address) for `up`; ⌈N/100⌉ pages of " +
+    "`GET /vaults` for a refresh, plus one address list per vault (the API lists addresses per vault); one " +
+    "archive per vault for `destroy` (an address is only forgotten).",
+  engine: (parallel: number) =>
+    `The same operation on as many no-op dynamic resources (one per vault, and one per address), same --parallel ${parallel}.`,
+  writes: `That minimum of writes (creates for \`up\`, archives for \`destroy\`) at ${RATE_LIMIT} per minute.`,
+};
