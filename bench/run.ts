@@ -53,7 +53,12 @@ async function main(): Promise<number> {
     log(`figure ${figure.number}: ${figure.title}`);
     let result: FigureResult;
     try {
-      const outcome = await figure.run({ quick: options.quick, log });
+      const outcome = await figure.run({
+        quick: options.quick,
+        log,
+        ...(options.sizes ? { sizes: options.sizes } : {}),
+        ...(options.addressSizes ? { addressSizes: options.addressSizes } : {}),
+      });
       result = {
         id: figure.id,
         number: figure.number,

@@ -56,7 +56,11 @@ export interface CustodyClientOptions {
   maxRetries?: number;
   /** Time limit of one attempt in ms (connect, send, full response); default 30,000. */
   timeoutMs?: number;
-  /** Client-side rate limit; default 180 per minute (the service documents 200). `0` disables it. */
+  /**
+   * Client-side rate limit. By default the client follows the quota the service announces in its
+   * `x-ratelimit-*` headers (180 per minute until the first answer; the service documents 200); a number set
+   * here is a ceiling the client keeps below that quota. `0` disables the limiter.
+   */
   requestsPerMinute?: number;
   /**
    * What carries the requests: `"undici"` (the default; the least CPU per request) or `"node:http"`, Node's own
@@ -185,7 +189,13 @@ export class CustodyClient {
       limiter:
         requestsPerMinute === 0
           ? undefined
-          : new RateLimiter({ requestsPerMinute, burst: advanced.rateLimitBurst, now, sleep }),
+          : new RateLimiter({
+              requestsPerMinute,
+              burst: advanced.rateLimitBurst,
+              followServiceQuota: options.requestsPerMinute === undefined,
+              now,
+              sleep,
+            }),
       userAgent: `pulumi-custody-sdk/${SDK_VERSION} node/${process.versions.node}${
         options.userAgent ? ` ${options.userAgent}` : ""
       }`,

@@ -24,6 +24,6 @@ export type { CreateTransactionOptions } from "./resources/transactions";
 export * from "./schema";
 export type { PemKey } from "./signing/pem-keys";
 export { isLoopbackHost } from "./transport/base-url";
-export { DEFAULT_REQUESTS_PER_MINUTE } from "./transport/rate-limiter";
+export { DEFAULT_REQUESTS_PER_MINUTE, type RateLimitStatus } from "./transport/rate-limiter";
 export type { Sleep } from "./transport/sleep";
 export { SDK_VERSION } from "./version";

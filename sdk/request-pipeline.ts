@@ -21,7 +21,7 @@ import { type EndpointName, type EndpointSpec, endpoints, fillPath } from "./sch
 import type { ValidationIssue } from "./schema/errors";
 import { withErrorMap } from "./schema/open";
 import { encodeQuery } from "./transport/query-string";
-import type { RateLimiter } from "./transport/rate-limiter";
+import type { RateLimiter, RateLimitStatus } from "./transport/rate-limiter";
 import { type AttemptFailure, type RetryPolicy, serverRequestedDelayMs } from "./transport/retry-policy";
 import type { Sleep } from "./transport/sleep";
 import { type Transport, TransportFailure, type TransportResponse } from "./transport/transport";
@@ -85,6 +85,11 @@ export interface RequestEvent {
   durationMs: number;
   /** Time the client-side rate limiter held the attempt before it was sent, ms. */
   queuedMs: number;
+  /**
+   * The rate limiter after this attempt, when the client has one: whether the service's announced quota or the
+   * client's own rate paces requests, that limit, and how long the requests waiting now are expected to wait.
+   */
+  rateLimit?: RateLimitStatus;
   /**
    * For a 2xx whose body did not match the endpoint's response schema: each field and the rule it broke (`loc`
    * starts with `response`), secrets removed; absent otherwise. The call's result carries the same list
@@ -272,8 +277,11 @@ export class RequestPipeline {
       let res: TransportResponse;
       const queuedAt = this.#o.now();
       let sentAt = queuedAt;
+      // Whether the limiter let this attempt go: it is then told of the answer, or that none came.
+      let admitted = false;
       try {
         await this.#o.limiter?.acquire(signal);
+        admitted = true;
         sentAt = this.#o.now();
         const headers = { ...baseHeaders };
         if (spec.signed) {
@@ -284,6 +292,7 @@ export class RequestPipeline {
         }
         res = await this.#o.transport.send({ method: spec.method, url, headers, body: bodyText, signal });
       } catch (err) {
+        if (admitted) this.#o.limiter?.release();
         const failure = toTransportFailure(err, signal);
         this.#report(spec, path, attempt, queuedAt, sentAt, { failure: failure.kind });
         const delay = this.#o.retryPolicy.delayBeforeRetry(
@@ -300,6 +309,14 @@ export class RequestPipeline {
         });
         await this.#wait(delay, signal, spec, path, attempt);
         continue;
+      }
+
+      // The service's quota headers (x-ratelimit-*) plan the next requests.
+      this.#o.limiter?.settle(res.headers);
+      if (res.status === 429 && this.#o.limiter) {
+        // Spent: every caller waits, whether or not this call is retried (a create is not).
+        const asked = serverRequestedDelayMs(429, res.headers, this.#o.now());
+        if (asked !== undefined) this.#o.limiter.pauseUntil(this.#o.now() + asked);
       }
 
       if (res.status >= 200 && res.status < 300) {
@@ -351,6 +368,7 @@ export class RequestPipeline {
         ...outcome,
         durationMs: Math.max(0, this.#o.now() - sentAt),
         queuedMs: Math.max(0, sentAt - queuedAt),
+        ...(this.#o.limiter ? { rateLimit: this.#o.limiter.status() } : {}),
       });
     } catch {
       // A broken hook must not break the call.

@@ -4,6 +4,7 @@ import { dataSourcesFigure } from "./data-sources";
 import { emulatorThroughputFigure } from "./emulator-throughput";
 import { engineFigure } from "./engine";
 import { engineScaleFigure } from "./engine-scale";
+import { rateLimitFigure } from "./rate-limit";
 import { sdkOverheadFigure } from "./sdk-overhead";
 import { sizesFigure } from "./sizes";
 
@@ -15,5 +16,6 @@ export const figures: Figure[] = [
   emulatorThroughputFigure,
   sizesFigure,
   engineScaleFigure,
+  rateLimitFigure,
 ];
 figures.push((require("./onboarding") as typeof import("./onboarding")).onboardingFigure);

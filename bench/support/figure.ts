@@ -7,6 +7,10 @@ export interface FigureContext {
   quick: boolean;
   /** Progress line on stderr, prefixed with the figure id. */
   log: (message: string) => void;
+  /** `--sizes`: the N a figure that takes them measures (figure 7); `undefined`: its default. */
+  sizes?: number[];
+  /** `--address-sizes`: figure 7's N with an address per vault; `undefined`: its default. */
+  addressSizes?: number[];
 }
 
 /** The result a figure returns; the runner adds the id, number, title and duration. */

@@ -25,7 +25,8 @@ export function renderBenchmarksMarkdown(results: BenchResults): string {
     "```sh",
     "npm run bench                      # every figure; rewrites BENCHMARKS.md",
     "npm run bench -- --quick           # smaller N, fewer samples; leaves this file alone",
-    "npm run bench -- --only engine     # one figure: engine, data-sources, sdk-overhead, emulator-throughput, sizes, engine-scale",
+    "npm run bench -- --only engine     # one figure: engine, data-sources, sdk-overhead, emulator-throughput, sizes, engine-scale, rate-limit",
+    "npm run bench -- --only rate-limit --sizes 100,1000,5000 --address-sizes 100,1000   # figure 7's full set (hours)",
     "```",
     "",
   );

@@ -5,6 +5,8 @@
 // From their modules rather than the sdk's entry point, which also exports request signing and webhook
 // verification: the provider process loads no signing code (a client signs only when given a key).
 import { CustodyClient, DEFAULT_REQUESTS_PER_MINUTE } from "@pulumi-custody/sdk";
+import { observeAddressWrites } from "./batch/address-reads";
+import { observeVaultWrites } from "./batch/vault-reads";
 import { exitWhenEngineIsGone } from "./provider-host";
 import { requestDiagnostics } from "./request-diagnostics";
 import { watchHostRequests } from "./resource-urns";
@@ -66,10 +68,8 @@ export function clientFor(settings: CustodySettings): CustodyClient {
   const key = clientKey(settings);
   let entry = clients.get(key);
   if (!entry) {
-    const made: { client: CustodyClient; token: string } = {
-      token: settings.accessToken,
-      client: undefined as unknown as CustodyClient,
-    };
+    const diagnostics = requestDiagnostics(settings.requestsPerMinute ?? DEFAULT_REQUESTS_PER_MINUTE);
+    const made: { client?: CustodyClient; token: string } = { token: settings.accessToken };
     made.client = new CustodyClient({
       baseUrl: settings.baseUrl,
       accessToken: () => made.token,
@@ -79,9 +79,16 @@ export function clientFor(settings: CustodySettings): CustodyClient {
       transport: "node:http",
       ...(settings.maxRetries !== undefined ? { maxRetries: settings.maxRetries } : {}),
       ...(settings.requestsPerMinute !== undefined ? { requestsPerMinute: settings.requestsPerMinute } : {}),
-      onRequest: requestDiagnostics(settings.requestsPerMinute ?? DEFAULT_REQUESTS_PER_MINUTE),
+      onRequest: (event) => {
+        diagnostics(event);
+        // The batched reads see this client's writes, so that nothing read before a write answers after it.
+        if (made.client) {
+          observeVaultWrites(made.client, event);
+          observeAddressWrites(made.client, event);
+        }
+      },
     });
-    entry = made;
+    entry = made as { client: CustodyClient; token: string };
     clients.set(key, entry);
   }
   return entry.client;

@@ -4,7 +4,8 @@
  * read the emulator's raw state.
  */
 
-import { type RunningEmulator, startEmulator } from "../../emulator/index";
+import { type EmulatorControlClient, type RunningEmulator, startEmulator } from "../../emulator/index";
+import { beginOperation } from "../../provider/core/batch/operation";
 import { configure, setNoticeSink } from "../../provider/core/index";
 import { CustodyClient } from "../../sdk/index";
 
@@ -12,7 +13,10 @@ import { CustodyClient } from "../../sdk/index";
 export interface ProviderTestbed {
   /** The running emulator (control client included). */
   emulator: RunningEmulator;
-  /** A client for out-of-band changes and checks (never used by the provider itself). */
+  /**
+   * A client for out-of-band changes and checks (never used by the provider itself). Its writes, like
+   * `reset()`, begin a new provider operation (provider/core/batch/operation.ts).
+   */
   client: CustodyClient;
   /** Notices the provider showed since the last `reset()`. */
   notices: string[];
@@ -33,6 +37,7 @@ export interface RawVault {
 /** Starts an emulator and points the provider runtime at it. */
 export async function startProviderTestbed(): Promise<ProviderTestbed> {
   const emulator = await startEmulator({ port: 0 });
+  emulator.control = betweenOperations(emulator.control);
   // Retries fast, no client-side rate limit: tests are about behaviour, not pacing.
   configure({
     "custody:baseUrl": emulator.baseUrl,
@@ -43,6 +48,11 @@ export async function startProviderTestbed(): Promise<ProviderTestbed> {
     baseUrl: emulator.baseUrl,
     accessToken: emulator.accessToken,
     requestsPerMinute: 0,
+    // A change made out of band comes between two operations of the provider (in a real run, between two
+    // `pulumi` commands, each with its own provider process): what the provider read before is not reused.
+    onRequest: (event) => {
+      if (event.method !== "GET") beginOperation();
+    },
   });
   const notices: string[] = [];
   const restoreSink = setNoticeSink((message) => {
@@ -53,6 +63,7 @@ export async function startProviderTestbed(): Promise<ProviderTestbed> {
     client,
     notices,
     async reset() {
+      beginOperation();
       await emulator.control.reset("default");
       await emulator.control.clearFaults();
       notices.length = 0;
@@ -64,6 +75,23 @@ export async function startProviderTestbed(): Promise<ProviderTestbed> {
       await emulator.close();
     },
   };
+}
+
+/**
+ * The control client, each of whose calls begins a new provider operation: a test that changes the emulator's
+ * state through it (a reset, an approval, a fault) stands for something done between two `pulumi` commands.
+ */
+function betweenOperations(control: EmulatorControlClient): EmulatorControlClient {
+  return new Proxy(control, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        beginOperation();
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
 }
 
 /** Every vault with this name in the emulator's state, archived ones included. */

@@ -15,6 +15,7 @@ import {
   isSafeToRepeat,
   retryAfterSeconds,
 } from "../api-errors";
+import { addressReads } from "../batch/address-reads";
 import { notifyUser } from "../notify";
 import { pause } from "../pause";
 import { withoutUndefined } from "../projection";
@@ -56,6 +57,20 @@ async function addressesWhere(
   return found;
 }
 
+/** The vault's addresses with this address string, batched; none when the vault cannot have addresses. */
+async function byAddress(
+  client: CustodyClient,
+  vaultId: string,
+  address: string,
+): Promise<UtxoVaultAddress[]> {
+  try {
+    return await addressReads(client).byAddress(vaultId, address);
+  } catch (err) {
+    if (errorType(err) === "invalid_vault_type") return [];
+    throw err;
+  }
+}
+
 /** The address of the vault with exactly this name. */
 async function addressNamed(
   client: CustodyClient,
@@ -71,26 +86,46 @@ export async function createVaultAddress(
   inputs: VaultAddressInputs,
 ): Promise<{ id: string; outs: VaultAddressOutputs }> {
   const client = await readyClient();
-  const { vaultId, addressType } = inputs;
+  const { vaultId } = inputs;
+  const reads = addressReads(client);
+  // In a vault this operation created, the addresses are known (provider/core/batch/address-reads.ts): no
+  // lookup is needed to tell whether the name is taken.
+  const known = inputs.name !== undefined ? reads.named(vaultId, inputs.name) : { known: false as const };
   if (inputs.name !== undefined) {
-    const existing = await addressNamed(client, vaultId, inputs.name);
-    if (existing) {
-      const actualType = existing.address.address_type;
-      if (addressType !== undefined && actualType !== addressType) {
-        throw new Error(
-          `Vault ${vaultId} already has an address named "${inputs.name}" (id ${existing.id}) of type ` +
-            `"${actualType}", not "${addressType}". Addresses cannot be deleted, so that name stays taken: ` +
-            "choose another name for the new address.",
-        );
-      }
-      return {
-        id: existing.id,
-        outs: addressOutputs(existing, "adopted", inputs.nameIsDefault === true),
-      };
-    }
+    const existing = known.known ? known.address : await addressNamed(client, vaultId, inputs.name);
+    if (existing) return adoptAddress(existing, inputs);
   }
-  const created = await createNew(client, inputs);
+  let created: UtxoVaultAddress;
+  try {
+    created = await reads.creating(vaultId, () => createNew(client, inputs));
+  } catch (err) {
+    // Without the lookup, an address that someone else gave the name meanwhile shows up only now.
+    const existing =
+      known.known && inputs.name !== undefined ? await addressNamed(client, vaultId, inputs.name) : undefined;
+    if (existing) return adoptAddress(existing, inputs);
+    throw err;
+  }
   return { id: created.id, outs: addressOutputs(created, "created", inputs.nameIsDefault === true) };
+}
+
+/** Takes over the address that already has the declared name, if its type is the declared one. */
+function adoptAddress(
+  existing: UtxoVaultAddress,
+  inputs: VaultAddressInputs,
+): { id: string; outs: VaultAddressOutputs } {
+  const { vaultId, addressType } = inputs;
+  const actualType = existing.address.address_type;
+  if (addressType !== undefined && actualType !== addressType) {
+    throw new Error(
+      `Vault ${vaultId} already has an address named "${inputs.name}" (id ${existing.id}) of type ` +
+        `"${actualType}", not "${addressType}". Addresses cannot be deleted, so that name stays taken: ` +
+        "choose another name for the new address.",
+    );
+  }
+  return {
+    id: existing.id,
+    outs: addressOutputs(existing, "adopted", inputs.nameIsDefault === true),
+  };
 }
 
 async function createNew(client: CustodyClient, inputs: VaultAddressInputs): Promise<UtxoVaultAddress> {
@@ -186,9 +221,10 @@ async function findById(
   address: string | undefined,
 ): Promise<UtxoVaultAddress | undefined> {
   try {
-    // By its address first (one small page), then the whole list in case the filter missed it.
+    // By its address first (one small page, shared with the reads of the vault's other addresses), then the
+    // whole list in case the filter missed it.
     if (address !== undefined) {
-      const [hit] = await addressesWhere(client, vaultId, { addresses: [address] }, (a) => a.id === id);
+      const hit = (await byAddress(client, vaultId, address)).find((a) => a.id === id);
       if (hit) return hit;
     }
     const [hit] = await addressesWhere(client, vaultId, {}, (a) => a.id === id);

@@ -19,11 +19,12 @@ import type { CustodyClient, Vault as VaultRecord } from "@pulumi-custody/sdk";
 import {
   describeError,
   isConflict,
-  isNotFound,
   isOutcomeUnknown,
   isSafeToRepeat,
   retryAfterSeconds,
 } from "../api-errors";
+import { addressReads } from "../batch/address-reads";
+import { vaultReads } from "../batch/vault-reads";
 import { PartialCreateError } from "../partial-create-error";
 import { pause } from "../pause";
 import { readyClient } from "../ready-client";
@@ -92,7 +93,9 @@ async function acquireVault(
   client: CustodyClient,
   inputs: VaultInputs,
 ): Promise<{ vault: VaultRecord; acquisition: VaultAcquisition }> {
-  const sameName = await vaultsNamed(client, inputs.name);
+  // Shared with the other creates of the operation (provider/core/batch/vault-reads.ts): at most a batched
+  // lookup, often none once the operation's snapshot of the account is there.
+  const sameName = await vaultsNamed(client, inputs.name, { reuse: true });
   const holder = nameHolder(sameName);
   if (holder) return { vault: adopt(holder, inputs), acquisition: "adopted" };
 
@@ -122,7 +125,11 @@ async function acquireVault(
         "connect the exchange account in the custody console first.",
     );
   }
-  return { vault: await createNew(client, inputs), acquisition: "created" };
+  const created = await createNew(client, inputs);
+  // The operation's later reads and lookups know the new vault, and that its default address is its only one.
+  vaultReads(client).learn(created);
+  addressReads(client).vaultCreated(created);
+  return { vault: created, acquisition: "created" };
 }
 
 function adopt(holder: VaultRecord, inputs: VaultInputs): VaultRecord {
@@ -296,17 +303,21 @@ async function refusedCreateError(client: CustodyClient, inputs: VaultInputs, er
 
 /** States in which a vault still holds its name (names are unique among vaults that are not archived). */
 const LIVE_STATES = ["active", "pending"] as const;
+/** States of the vaults a lookup by name reports: those that hold or keep a name. */
+const NAMED_STATES = [...LIVE_STATES, "archived"] as const;
 
-/** Every vault with exactly this name that is active, pending or archived. */
-export async function vaultsNamed(client: CustodyClient, name: string): Promise<VaultRecord[]> {
-  const found: VaultRecord[] = [];
-  for await (const vault of client.vaults.listAll({
-    names: [name],
-    vault_states: [...LIVE_STATES, "archived"],
-  })) {
-    if (vault.name === name) found.push(vault);
-  }
-  return found;
+/**
+ * Every vault with exactly this name that is active, pending or archived, from a lookup sent after this call
+ * (batched with the lookups that wait with it). With `reuse`, the operation's snapshot of the account may
+ * answer instead: for the first lookup of a create, never for one that reconciles a create's outcome.
+ */
+export async function vaultsNamed(
+  client: CustodyClient,
+  name: string,
+  options: { reuse?: boolean } = {},
+): Promise<VaultRecord[]> {
+  const found = await vaultReads(client).byName(name, { reuse: options.reuse === true });
+  return found.filter((v) => v.name === name && (NAMED_STATES as readonly string[]).includes(v.state));
 }
 
 /** The vault that holds the name now (active or pending), if any. */
@@ -444,12 +455,12 @@ async function archive(client: CustodyClient, vault: VaultRecord): Promise<Vault
 /** States in which a vault no longer exists for any purpose. */
 const GONE_STATES = new Set(["deleted", "aborted"]);
 
+/**
+ * The vault as the API has it, `undefined` when it is gone. Batched (provider/core/batch/vault-reads.ts): a
+ * list request by ids, or the operation's snapshot of the account, answers it; a vault missing from the
+ * answer is gone, as a 404 from `GET /vaults/{id}` would say.
+ */
 async function getVault(client: CustodyClient, id: string): Promise<VaultRecord | undefined> {
-  try {
-    const vault = await client.vaults.get(id);
-    return GONE_STATES.has(vault.state) ? undefined : vault;
-  } catch (err) {
-    if (isNotFound(err)) return undefined;
-    throw err;
-  }
+  const vault = await vaultReads(client).byId(id);
+  return vault === undefined || GONE_STATES.has(vault.state) ? undefined : vault;
 }

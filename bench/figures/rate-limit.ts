@@ -1,0 +1,461 @@
+/**
+ * Figure 7: `up`, `preview --refresh` and `destroy` under the service's rate limit. The emulator enforces 200
+ * requests per 60 s (the vendor's documented quota, docs/api-notes.md) and the provider runs with its default
+ * settings; the floors are the engine alone with no-op resources at the same N, the request count the API
+ * allows at least, and that many requests at the rate limit. Drawn as `bench/rate-limit.svg`.
+ */
+import * as os from "node:os";
+import type { RequestLogEntry } from "../../emulator/index";
+import { type EmulatorProcess, startEmulatorProcess } from "../support/emulator-process";
+import { BENCH_CHAIN, expectCreates, noopStack } from "../support/engine-runs";
+import {
+  createFixtureStack,
+  disposeFixtureStack,
+  engineDefaultParallel,
+  type FixtureStackOptions,
+} from "../support/engine-stack";
+import type { Figure, FigureContext, FigureOutcome } from "../support/figure";
+import { formatBytes, formatInt, formatMs } from "../support/format";
+import { cpuByRole, type EngineRole, engineRole, watchProcessTree } from "../support/process-tree";
+import { type Comparison, compare, type LineChart, type Target } from "../support/results";
+import { exact } from "../support/stats";
+import { elapsedMs, nowNs } from "../support/timing";
+
+const LATENCY_MS = 50;
+/** Requests per 60 s per token that the emulator allows: the vendor's documented quota. */
+export const RATE_LIMIT = 200;
+const WINDOW_MS = 60_000;
+/** Vaults per list page (`size` 0..100). */
+const PAGE = 100;
+/** The sizes of a default run (what fits in an ordinary `npm run bench`); `--sizes` and `--address-sizes` change them. */
+export const DEFAULT_SIZES = [100, 1000];
+export const DEFAULT_ADDRESS_SIZES = [100];
+const QUICK_SIZES = [20];
+const QUICK_ADDRESS_SIZES = [20];
+/** How often the emulator's request log (1,000 entries) is read while an operation runs. */
+const LOG_POLL_MS = 2000;
+
+/** The three operations measured, in order, on one stack. */
+export type Operation = "up" | "refresh" | "destroy";
+const OPERATIONS: readonly Operation[] = ["up", "refresh", "destroy"];
+const OPERATION_LABEL: Record<Operation, string> = {
+  up: "pulumi up",
+  refresh: "preview --refresh",
+  destroy: "pulumi destroy",
+};
+
+/** What one operation took. */
+export interface OperationRun {
+  /** Wall time, ms. */
+  ms: number;
+  /** API requests the emulator answered (ours only). */
+  requests?: number;
+  /** Of those, how many were refused with 429. */
+  refused?: number;
+  /** Requests by `METHOD route`, e.g. `POST /api/v1/vaults`. */
+  byRoute?: Record<string, number>;
+  /** CPU of the engine's processes by role, ms. */
+  cpu: Record<EngineRole, number>;
+  /** Peak resident memory (VmHWM) of the provider process and of the pulumi CLI, bytes. */
+  peakRss: { provider: number; cli: number };
+}
+
+/** One size: our stack and the no-op floor, each through up, preview --refresh and destroy. */
+export interface SizeRun {
+  n: number;
+  /** Whether every vault has an address (2N resources) or the stack is vaults only. */
+  addresses: boolean;
+  ours: Record<Operation, OperationRun>;
+  noop: Record<Operation, OperationRun>;
+}
+
+/** Figure 7 (`--only rate-limit`). */
+export const rateLimitFigure: Figure = {
+  id: "rate-limit",
+  number: 7,
+  title:
+    "Under the service's rate limit: up, preview --refresh and destroy at N = 100, 1,000 and 5,000 vaults",
+  method: [
+    `The emulator, in its own process with ${LATENCY_MS} ms of latency per request, enforces ${RATE_LIMIT} requests ` +
+      "per 60 s per token in fixed windows (the vendor's documented quota; it announces it in `x-ratelimit-*` " +
+      "headers as the real service does), and holds only the stack's vaults (seed `empty`). Our stack is " +
+      "`bench/fixtures/custody-vaults` with N UTXO vaults (`bench:addresses=false`), or N vaults each with one " +
+      "address, through `pulumi-custody` with its default settings (no `custody:requestsPerMinute`). On a fresh " +
+      "stack: `stack.up()`, then `stack.preview({ refresh: true, expectNoChanges: true })`, then " +
+      "`stack.destroy()`, each with the engine's own `--parallel` and each starting with fresh rate-limit windows " +
+      "(a user's commands are not back to back). Requests are counted in the emulator's request log, read every " +
+      `${LOG_POLL_MS / 1000} s; peak memory is each process's VmHWM.`,
+    "Floors: the engine alone, the same three operations of `bench/fixtures/noop-dynamic` at the same N (create " +
+      `and read sleep ${LATENCY_MS} ms, delete does nothing); the fewest requests the API ` +
+      "allows (N creates for `up`; ⌈N/100⌉ list pages for a refresh of vaults, plus one address list per vault; " +
+      `N archives for \`destroy\`); and that many writes at ${RATE_LIMIT} per minute. A wall-time ratio divides by ` +
+      "the larger floor. Targets: a refresh takes at most ⌈N/100⌉ + 2 requests, and within 1.2× the engine floor " +
+      "at N = 1,000; `up` of N new vaults takes at most N + ⌈N/100⌉ + 2 requests, within 1.1× of the larger of " +
+      "the engine floor and N creates at the rate limit.",
+    `A default \`npm run bench\` measures N = ${DEFAULT_SIZES.join(" and ")} vaults and N = ` +
+      `${DEFAULT_ADDRESS_SIZES.join(", ")} with addresses (about half an hour: every 200 writes take a minute). ` +
+      "The full set, `npm run bench -- --only rate-limit --sizes 100,1000,5000 --address-sizes 100,1000`, takes " +
+      "several hours on 2 cores; this page shows the last full run. One round per size.",
+  ],
+  analysis: [],
+  run,
+};
+
+async function run(context: FigureContext): Promise<FigureOutcome> {
+  const sizes = context.sizes ?? (context.quick ? QUICK_SIZES : DEFAULT_SIZES);
+  const addressSizes = context.addressSizes ?? (context.quick ? QUICK_ADDRESS_SIZES : DEFAULT_ADDRESS_SIZES);
+  const parallel = engineDefaultParallel(os.cpus().length);
+  const emulator = await startEmulatorProcess({ latencyMs: LATENCY_MS, seed: "empty" });
+  try {
+    const runs: SizeRun[] = [];
+    const plan = [
+      ...sizes.map((n) => ({ n, addresses: false })),
+      ...addressSizes.map((n) => ({ n, addresses: true })),
+    ];
+    for (const [i, { n, addresses }] of plan.entries()) {
+      const what = `N=${n}${addresses ? " with addresses" : ""}`;
+      const started = Date.now();
+      const ours = () => oursOperations(emulator, n, addresses, parallel, context, what);
+      const noop = () => noopOperations(emulator, n, addresses, parallel, context, what);
+      // Ours and the floor swap places from one size to the next, so a drift of the machine favours neither.
+      let measuredOurs: Record<Operation, OperationRun>;
+      let measuredNoop: Record<Operation, OperationRun>;
+      if (i % 2 === 0) {
+        measuredOurs = await ours();
+        measuredNoop = await noop();
+      } else {
+        measuredNoop = await noop();
+        measuredOurs = await ours();
+      }
+      runs.push({ n, addresses, ours: measuredOurs, noop: measuredNoop });
+      context.log(`${what} took ${formatMs(Date.now() - started)}`);
+    }
+    return outcome(runs, { parallel, cores: os.availableParallelism() });
+  } finally {
+    await emulator.close();
+  }
+}
+
+/** Our stack's up, preview --refresh and destroy against the rate-limited emulator. */
+async function oursOperations(
+  emulator: EmulatorProcess,
+  n: number,
+  addresses: boolean,
+  parallel: number,
+  context: FigureContext,
+  what: string,
+): Promise<Record<Operation, OperationRun>> {
+  await emulator.control.reset("empty");
+  const options: FixtureStackOptions = {
+    fixture: "custody-vaults",
+    stackName: "rate-limit-ours",
+    config: {
+      "bench:count": { value: String(n) },
+      "bench:chain": { value: BENCH_CHAIN },
+      "bench:addresses": { value: String(addresses) },
+      "custody:baseUrl": { value: emulator.baseUrl },
+      "custody:accessToken": { value: emulator.accessToken, secret: true },
+    },
+  };
+  return threeOperations(options, n, addresses, parallel, emulator, context, `ours, ${what}`);
+}
+
+/** The no-op floor's up, preview --refresh and destroy (no API at all). */
+async function noopOperations(
+  emulator: EmulatorProcess,
+  n: number,
+  addresses: boolean,
+  parallel: number,
+  context: FigureContext,
+  what: string,
+): Promise<Record<Operation, OperationRun>> {
+  const options = noopStack(n, LATENCY_MS, "rate-limit-noop");
+  options.config["bench:addresses"] = { value: String(addresses) };
+  return threeOperations(options, n, addresses, parallel, undefined, context, `no-op, ${what}`, [
+    emulator.pid,
+  ]);
+}
+
+async function threeOperations(
+  options: FixtureStackOptions,
+  n: number,
+  addresses: boolean,
+  parallel: number,
+  emulator: EmulatorProcess | undefined,
+  context: FigureContext,
+  what: string,
+  exclude: number[] = emulator ? [emulator.pid] : [],
+): Promise<Record<Operation, OperationRun>> {
+  const resources = (addresses ? 2 * n : n) + 1;
+  const stack = await createFixtureStack(options);
+  try {
+    const measure = (fn: () => Promise<unknown>) => measured(fn, emulator, exclude);
+    const up = await measure(async () => {
+      const result = await stack.up({ parallel });
+      expectCreates(result.summary.resourceChanges, resources, `${what}: up`);
+    });
+    context.log(`${what}: up ${describe(up)}`);
+    const refresh = await measure(() => stack.preview({ refresh: true, expectNoChanges: true, parallel }));
+    context.log(`${what}: preview --refresh ${describe(refresh)}`);
+    const destroy = await measure(async () => {
+      const result = await stack.destroy({ parallel });
+      const deleted = result.summary.resourceChanges?.delete;
+      if (deleted !== resources) throw new Error(`${what}: destroy deleted ${deleted}, not ${resources}`);
+    });
+    context.log(`${what}: destroy ${describe(destroy)}`);
+    return { up, refresh, destroy };
+  } finally {
+    await disposeFixtureStack(stack);
+  }
+}
+
+function describe(r: OperationRun): string {
+  const requests = r.requests === undefined ? "" : `, ${r.requests} requests (${r.refused} refused)`;
+  return `${formatMs(r.ms)}${requests}, provider peak ${formatBytes(r.peakRss.provider)}, CLI peak ${formatBytes(r.peakRss.cli)}`;
+}
+
+/**
+ * Runs `fn` with fresh rate-limit windows and an empty request log; returns its wall time, the API requests it
+ * caused, and the CPU and peak memory of the engine's processes.
+ */
+async function measured(
+  fn: () => Promise<unknown>,
+  emulator: EmulatorProcess | undefined,
+  exclude: number[],
+): Promise<OperationRun> {
+  const seen = new Map<string, RequestLogEntry>();
+  let poll: (() => Promise<void>) | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  if (emulator) {
+    await emulator.control.setRateLimit(RATE_LIMIT); // new windows
+    await emulator.control.clearRequests();
+    let polling = false;
+    poll = async () => {
+      if (polling) return;
+      polling = true;
+      try {
+        for (const entry of await emulator.control.listRequests()) seen.set(entry.request_id, entry);
+      } finally {
+        polling = false;
+      }
+    };
+    timer = setInterval(() => void poll!().catch(() => undefined), LOG_POLL_MS);
+  }
+  const watcher = watchProcessTree(500, exclude);
+  const start = nowNs();
+  try {
+    await fn();
+  } finally {
+    if (timer) clearInterval(timer);
+  }
+  const ms = elapsedMs(start);
+  const records = await watcher.stop();
+  const peak = (role: EngineRole) =>
+    Math.max(0, ...records.filter((r) => engineRole(r.cmdline) === role).map((r) => r.peakRssBytes));
+  const result: OperationRun = {
+    ms,
+    cpu: cpuByRole(records),
+    peakRss: { provider: peak("provider"), cli: peak("pulumi CLI") },
+  };
+  if (poll) {
+    await poll();
+    const api = [...seen.values()].filter((e) => e.path.startsWith("/api/v1/"));
+    const byRoute: Record<string, number> = {};
+    for (const e of api) {
+      const key = `${e.method} ${e.route ?? e.path}${e.status === 429 ? " (429)" : ""}`;
+      byRoute[key] = (byRoute[key] ?? 0) + 1;
+    }
+    result.requests = api.length;
+    result.refused = api.filter((e) => e.status === 429).length;
+    result.byRoute = byRoute;
+  }
+  return result;
+}
+
+/** The fewest requests the API allows for an operation on N vaults (each with an address when `addresses`). */
+export function minimumRequests(operation: Operation, n: number, addresses: boolean): number {
+  if (operation === "refresh") return Math.ceil(n / PAGE) + (addresses ? n : 0);
+  // `up` creates every resource; `destroy` archives every vault (an address is only forgotten).
+  return operation === "up" && addresses ? 2 * n : n;
+}
+
+/** The request targets of the issue: ⌈N/100⌉ + 2 for a refresh, N + ⌈N/100⌉ + 2 for an `up` (vaults only). */
+export function requestTarget(operation: Operation, n: number, addresses: boolean): Target | undefined {
+  if (addresses || operation === "destroy") return undefined;
+  const allowed = operation === "refresh" ? Math.ceil(n / PAGE) + 2 : n + Math.ceil(n / PAGE) + 2;
+  return { kind: "max", value: allowed / minimumRequests(operation, n, addresses) };
+}
+
+/** The wall-time targets: `up` of vaults within 1.1× its floor; a refresh of 1,000 vaults within 1.2×. */
+export function timeTarget(operation: Operation, n: number, addresses: boolean): Target | undefined {
+  if (addresses) return undefined;
+  if (operation === "up") return { kind: "max", value: 1.1 };
+  if (operation === "refresh" && n === 1000) return { kind: "max", value: 1.2 };
+  return undefined;
+}
+
+/** Writes at the rate limit: `count` requests at {@link RATE_LIMIT} per minute, in ms. */
+export function atRateLimitMs(count: number): number {
+  return (count / RATE_LIMIT) * WINDOW_MS;
+}
+
+/** The comparisons, notes and chart of the measured sizes (exported for the unit tests). */
+export function outcome(
+  runs: readonly SizeRun[],
+  machine: { parallel: number; cores: number },
+): FigureOutcome {
+  if (runs.length === 0) throw new Error("the rate-limit figure measured no size");
+  const comparisons: Comparison[] = [];
+  for (const r of runs) {
+    const shape = r.addresses ? `${r.n} vaults + ${r.n} addresses` : `${r.n} vaults`;
+    for (const op of OPERATIONS) {
+      const ours = r.ours[op];
+      const minimum = minimumRequests(op, r.n, r.addresses);
+      comparisons.push(
+        compare(
+          `${OPERATION_LABEL[op]}, ${shape}: requests`,
+          "requests",
+          exact(ours.requests ?? Number.NaN),
+          [{ name: "API minimum", value: exact(minimum), description: FLOOR_DESCRIPTIONS.minimum }],
+          requestTarget(op, r.n, r.addresses),
+        ),
+      );
+      const floors = [
+        {
+          name: "engine, no-op",
+          value: exact(r.noop[op].ms),
+          description: FLOOR_DESCRIPTIONS.engine(machine.parallel),
+        },
+      ];
+      if (op !== "refresh") {
+        floors.push({
+          name: "writes at the rate limit",
+          value: exact(atRateLimitMs(minimum)),
+          description: FLOOR_DESCRIPTIONS.writes,
+        });
+      }
+      comparisons.push(
+        compare(
+          `${OPERATION_LABEL[op]}, ${shape}: wall time`,
+          "ms",
+          exact(ours.ms),
+          floors,
+          timeTarget(op, r.n, r.addresses),
+        ),
+      );
+    }
+  }
+
+  const table = [
+    "| N | operation | requests (API minimum) | by route | 429 | wall time: ours | engine, no-op | writes at the limit | provider peak RSS | CLI peak RSS | CLI CPU: ours / no-op |",
+    "|---|---|---|---|---|---|---|---|---|---|---|",
+    ...runs.flatMap((r) =>
+      OPERATIONS.map((op) => {
+        const ours = r.ours[op];
+        const minimum = minimumRequests(op, r.n, r.addresses);
+        const routes = Object.entries(ours.byRoute ?? {})
+          .sort((a, b) => b[1] - a[1])
+          .map(([route, count]) => `${formatInt(count)} × ${route.replace("/api/v1", "")}`)
+          .join(", ");
+        return (
+          `| ${r.n}${r.addresses ? " + addresses" : ""} | ${OPERATION_LABEL[op]} | ${formatInt(ours.requests ?? 0)} ` +
+          `(${formatInt(minimum)}) | ${routes} | ${ours.refused ?? 0} | ${formatMs(ours.ms)} | ${formatMs(r.noop[op].ms)} | ` +
+          `${op === "refresh" ? "-" : formatMs(atRateLimitMs(minimum))} | ${formatBytes(ours.peakRss.provider)} | ` +
+          `${formatBytes(ours.peakRss.cli)} | ${formatMs(ours.cpu["pulumi CLI"])} / ${formatMs(r.noop[op].cpu["pulumi CLI"])} |`
+        );
+      }),
+    ),
+  ].join("\n");
+  const refused = runs.reduce(
+    (sum, r) => sum + OPERATIONS.reduce((s, op) => s + (r.ours[op].refused ?? 0), 0),
+    0,
+  );
+  const largest = runs.filter((r) => !r.addresses).sort((a, b) => b.n - a.n)[0];
+  const notes = [
+    `Each operation of each size, once (${machine.cores} cores, --parallel ${machine.parallel}):`,
+    table,
+    refused === 0
+      ? "No request of ours was refused with 429 in this run: the provider planned with the quota the emulator " +
+        "announced."
+      : `${refused} requests of ours were refused with 429 in this run (see the table).`,
+    ...(largest
+      ? [
+          `At N = ${formatInt(largest.n)} vaults: the pulumi CLI used ${formatMs(largest.ours.up.cpu["pulumi CLI"])} of ` +
+            `CPU during \`up\` (the engine's checkpoints, which write the whole state after every step, figure 6; ` +
+            `${formatMs(largest.noop.up.cpu["pulumi CLI"])} with no-op resources), and peaked at ` +
+            `${formatBytes(largest.ours.up.peakRss.cli)}; the provider process peaked at ` +
+            `${formatBytes(Math.max(...OPERATIONS.map((op) => largest.ours[op].peakRss.provider)))} ` +
+            `(${formatBytes(Math.max(...OPERATIONS.map((op) => largest.noop[op].peakRss.provider)))} for the no-op ` +
+            "resources' provider).",
+        ]
+      : []),
+  ];
+
+  const vaultsOnly = runs.filter((r) => !r.addresses).sort((a, b) => a.n - b.n);
+  const chart: LineChart | undefined =
+    vaultsOnly.length === 0
+      ? undefined
+      : {
+          file: "rate-limit.svg",
+          title: `N vaults at ${RATE_LIMIT} requests per minute: up, preview --refresh and destroy`,
+          xLabel: "N (vaults)",
+          yLabel: "seconds",
+          series: [
+            ...(
+              [
+                ["up", "#1f5fbf"],
+                ["refresh", "#d9601a"],
+                ["destroy", "#2e8b57"],
+              ] as const
+            ).flatMap(([op, color]) => [
+              {
+                name: `${OPERATION_LABEL[op]}, ours`,
+                color,
+                points: vaultsOnly.map((r): [number, number] => [r.n, r.ours[op].ms / 1000]),
+              },
+              {
+                name:
+                  op === "refresh"
+                    ? `${OPERATION_LABEL[op]}, engine with no-op resources`
+                    : `${OPERATION_LABEL[op]}, floor (engine or writes at the limit, the larger)`,
+                color,
+                dashed: true,
+                points: vaultsOnly.map((r): [number, number] => [
+                  r.n,
+                  Math.max(
+                    r.noop[op].ms,
+                    op === "refresh" ? 0 : atRateLimitMs(minimumRequests(op, r.n, false)),
+                  ) / 1000,
+                ]),
+              },
+            ]),
+          ],
+        };
+  return {
+    settings: {
+      "N (vaults)": vaultsOnly.map((r) => r.n).join(", "),
+      "N (with addresses)": runs
+        .filter((r) => r.addresses)
+        .map((r) => r.n)
+        .join(", "),
+      latencyMs: LATENCY_MS,
+      rateLimit: `${RATE_LIMIT} per 60 s`,
+      parallel: machine.parallel,
+      requestsPerMinute: "default",
+    },
+    comparisons,
+    notes,
+    ...(chart ? { chart } : {}),
+  };
+}
+
+/** What each floor is, one sentence each (the same for every size and operation). */
+export const FLOOR_DESCRIPTIONS = {
+  minimum:
+    "The fewest requests the API allows: one create per vault (and per address) for `up`; ⌈N/100⌉ pages of " +
+    "`GET /vaults` for a refresh, plus one address list per vault (the API lists addresses per vault); one " +
+    "archive per vault for `destroy` (an address is only forgotten).",
+  engine: (parallel: number) =>
+    `The same operation on as many no-op dynamic resources (one per vault, and one per address), same --parallel ${parallel}.`,
+  writes: `That minimum of writes (creates for \`up\`, archives for \`destroy\`) at ${RATE_LIMIT} per minute.`,
+};
