@@ -3,6 +3,7 @@
  * `custody`: the command line of pulumi-custody's GitOps tools, one subcommand per job. Run `custody --help`
  * for the list and `custody <command> --help` for each one's usage.
  */
+import { disconnect } from "pulumi-custody/core";
 import { type Command, type CommandIo, UsageError } from "./command";
 import { driftCommand } from "./drift/command";
 import { importCommand } from "./import/command";
@@ -49,6 +50,9 @@ export async function main(argv: readonly string[], io: CommandIo): Promise<numb
     }
     io.stderr.write(`custody ${command.name}: ${err instanceof Error ? err.message : String(err)}\n`);
     return 1;
+  } finally {
+    // No kept-alive connection of a command's client holds the process open.
+    await disconnect();
   }
 }
 

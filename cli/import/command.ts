@@ -11,7 +11,6 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { SETTINGS } from "pulumi-custody/core";
 import { type Command, type ParsedArgs, parseArgs, UsageError } from "../command";
 import { importFileOf } from "../import-file/import-file";
 import { dynamicProgram } from "./dynamic-program";
@@ -141,10 +140,6 @@ export const importCommand: Command = {
     fs.writeFileSync(programFile, program);
     const stack = plan.target ? ` --stack ${plan.target.stack}` : "";
     const env = [
-      // The provider of the user's import keeps to the same pace, unless a setting names one.
-      ...(plan.pacedByQuota
-        ? [`${SETTINGS.requestsPerMinute.envVar}=${plan.settings.requestsPerMinute}`]
-        : []),
       // A large import without the engine's per-resource checkpoints (BENCHMARKS.md, figure 8).
       ...(total >= SKIP_CHECKPOINTS_FROM ? ["PULUMI_SKIP_CHECKPOINTS=true"] : []),
     ];

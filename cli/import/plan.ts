@@ -5,12 +5,10 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { CustodyClient } from "@pulumi-custody/sdk";
 import { UTXO_CHAIN_IDS, VAULT_TYPES } from "@pulumi-custody/sdk/schema";
-import { type CustodySettings, resolveSettings, SETTINGS } from "pulumi-custody/core";
+import { type CustodySettings, connect, SETTINGS, settingsFrom } from "pulumi-custody/core";
 import type { CommandIo, ParsedArgs } from "../command";
 import { describeFilter, filterFromArgs, type ImportFilter } from "./filter";
-import { announcedQuota, pacedRequestsPerMinute } from "./pacing";
 import { type ImportProvider, type LeftOut, type Selection, selectForImport } from "./select";
 import {
   exportStack,
@@ -77,10 +75,8 @@ export interface Plan {
   readonly filter: ImportFilter;
   /** The stack imported into, if one was read. */
   readonly target?: StackHoldings;
-  /** The API settings, and the request rate the import keeps to. */
-  readonly settings: CustodySettings & { requestsPerMinute: number };
-  /** Whether that rate comes from the service's announced quota (no setting names one). */
-  readonly pacedByQuota: boolean;
+  /** The API settings. */
+  readonly settings: CustodySettings;
   /** How `pulumi` runs in the project. */
   readonly run: PulumiRun;
 }
@@ -130,27 +126,11 @@ export async function planImport(
     excluded.map(async (other) => holdingsOf(other, await exportStack(other, run))),
   );
 
-  const resolved = resolveSettings((key) => config[key], io.env);
-  const quota =
-    resolved.requestsPerMinute === undefined
-      ? await announcedQuota(resolved.baseUrl, resolved.accessToken)
-      : undefined;
-  const settings = {
-    ...resolved,
-    requestsPerMinute: resolved.requestsPerMinute ?? pacedRequestsPerMinute(quota),
-  };
-  if (quota)
-    note(
-      `the service allows ${quota.limit} requests per ${quota.windowSeconds} s: keeping to ${settings.requestsPerMinute} a minute`,
-    );
-
-  const client = new CustodyClient({
-    baseUrl: settings.baseUrl,
-    accessToken: settings.accessToken,
-    requestsPerMinute: settings.requestsPerMinute,
-    ...(settings.maxRetries !== undefined ? { maxRetries: settings.maxRetries } : {}),
-    userAgent: `custody-cli/${command}`,
-  });
+  // The settings of the stack's config, else the environment: the same door as the provider's. The client
+  // follows the quota the service announces (`x-ratelimit-*`), as the provider that `pulumi import` runs does.
+  const source = { config: (key: string) => config[key], env: io.env };
+  const { settings } = settingsFrom(source);
+  const client = await connect(source);
   const progress = new ProgressLine(io.stderr, `custody ${command}: `);
   try {
     const selection = await selectForImport(client, {
@@ -162,9 +142,10 @@ export async function planImport(
       onProgress: (message) => progress.update(message),
     });
     progress.done();
-    return { selection, filter, target, settings, pacedByQuota: quota !== undefined, run };
-  } finally {
-    await client.close();
+    return { selection, filter, target, settings, run };
+  } catch (err) {
+    progress.done();
+    throw err;
   }
 }
 
@@ -173,9 +154,10 @@ export function settingsEnv(settings: Plan["settings"]): Record<string, string> 
   const env: Record<string, string> = {
     [SETTINGS.baseUrl.envVar]: settings.baseUrl,
     [SETTINGS.accessToken.envVar]: settings.accessToken,
-    [SETTINGS.requestsPerMinute.envVar]: String(settings.requestsPerMinute),
   };
   if (settings.maxRetries !== undefined) env[SETTINGS.maxRetries.envVar] = String(settings.maxRetries);
+  if (settings.requestsPerMinute !== undefined)
+    env[SETTINGS.requestsPerMinute.envVar] = String(settings.requestsPerMinute);
   return env;
 }
 

@@ -94,6 +94,13 @@ export function clientFor(settings: CustodySettings): CustodyClient {
   return entry.client;
 }
 
+/** Closes every client this process made (a command line that is done); the next use makes new ones. */
+export async function closeClients(): Promise<void> {
+  const open = [...clients.values()];
+  clients.clear();
+  await Promise.all(open.map((entry) => entry.client.close()));
+}
+
 /** Makes the client of `settings` send `token` from its next call on (the environment's, after a 401). */
 export function useToken(settings: CustodySettings, token: string): void {
   const entry = clients.get(clientKey(settings));

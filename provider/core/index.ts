@@ -37,7 +37,7 @@ export {
 } from "./pending-creates";
 export type { FieldReader } from "./projection";
 export { exitWhenEngineIsGone } from "./provider-host";
-export { connect, forgetVerifiedSettings, readyClient } from "./ready-client";
+export { connect, disconnect, forgetVerifiedSettings, readyClient } from "./ready-client";
 export { recordResourceUrn } from "./resource-urns";
 export {
   CUSTODY_RESOURCES,

@@ -16,7 +16,7 @@ import {
   CustodyNotFoundError,
   CustodyPermissionError,
 } from "@pulumi-custody/sdk";
-import { clientFor, processSettings, useToken } from "./client";
+import { clientFor, closeClients, processSettings, useToken } from "./client";
 import { notifyUser } from "./notify";
 import { engineAddressOfHost } from "./provider-host";
 import {
@@ -89,6 +89,15 @@ function verifiedClient(
     verified.set(key, ready);
   }
   return ready;
+}
+
+/**
+ * Closes every client {@link connect} and the provider made, and forgets their verification: what a command line
+ * does when it is done, so that no kept-alive connection holds the process open.
+ */
+export async function disconnect(): Promise<void> {
+  verified.clear();
+  await closeClients();
 }
 
 /** Forgets every verification (tests, and a process that changes settings). */
