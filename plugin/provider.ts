@@ -14,7 +14,7 @@ import {
   type ResourceLifecycle,
   SETTINGS,
 } from "pulumi-custody/core";
-import { protect, secretsOf, type Unwrapped, unwrap } from "./properties";
+import { maskSecrets, protect, secretsOf, type Unwrapped, unwrap, withSecretsMasked } from "./properties";
 import { PACKAGE, VAULT_ADDRESS_TOKEN } from "./tokens";
 
 /** The method table: each resource's lifecycle under its plugin token, from the resources' descriptors. */
@@ -112,8 +112,10 @@ export async function check(
 ): Promise<{ inputs: Record<string, unknown>; failures: Failure[] }> {
   const before = unwrap(olds);
   const after = unwrap(news);
-  const result = await methodsOf(type).check(before.values, after.values);
-  return { inputs: protect(result.inputs, secretsOf(after)), failures: result.failures ?? [] };
+  const secrets = secretsOf(before, after);
+  const result = await withSecretsMasked(secrets, () => methodsOf(type).check(before.values, after.values));
+  const failures = (result.failures ?? []).map((f) => ({ ...f, reason: maskSecrets(f.reason, secrets) }));
+  return { inputs: protect(result.inputs, secretsOf(after)), failures };
 }
 
 /** `diff`: compares the state (outputs) with the new inputs. */
@@ -123,7 +125,11 @@ export async function diff(
   olds: Record<string, unknown>,
   news: Record<string, unknown>,
 ): Promise<DiffAnswer> {
-  const result = await methodsOf(type).diff(id, unwrap(olds).values, unwrap(news).values);
+  const before = unwrap(olds);
+  const after = unwrap(news);
+  const result = await withSecretsMasked(secretsOf(before, after), () =>
+    methodsOf(type).diff(id, before.values, after.values),
+  );
   return {
     changes: result.changes,
     replaces: result.replaces ?? [],
@@ -138,7 +144,7 @@ export async function create(
 ): Promise<{ id: string; outputs: Record<string, unknown> }> {
   const plain = unwrap(inputs);
   try {
-    const { id, outs } = await methodsOf(type).create(plain.values);
+    const { id, outs } = await withSecretsMasked(plain, () => methodsOf(type).create(plain.values));
     return { id, outputs: protect({ ...outs }, secretsOf(plain)) };
   } catch (err) {
     // A partial create keeps its id in state; its outputs are protected like any others.
@@ -187,7 +193,9 @@ export async function read(
   } else if (importing) {
     props = { acquisition: "adopted" };
   }
-  const result = await methodsOf(type).read(readId, props);
+  const result = await withSecretsMasked(secretsOf(state, declared), () =>
+    methodsOf(type).read(readId, props),
+  );
   if (!result.id) return {};
   let outputs: Record<string, unknown> = { ...(result.props ?? {}) };
   // The inputs an import records must pass `check`, or the code generated from them would not run: a safe or
@@ -214,11 +222,14 @@ export async function update(
 ): Promise<Record<string, unknown>> {
   const before: Unwrapped = unwrap(olds);
   const after = unwrap(news);
-  const { outs } = await methodsOf(type).update(id, before.values, after.values);
+  const { outs } = await withSecretsMasked(secretsOf(before, after), () =>
+    methodsOf(type).update(id, before.values, after.values),
+  );
   return protect({ ...outs }, secretsOf(before, after));
 }
 
 /** `delete`: archives a vault; forgets an address (the API cannot delete either). */
 export async function remove(type: string, id: string, properties: Record<string, unknown>): Promise<void> {
-  await methodsOf(type).delete(id, unwrap(properties).values);
+  const state = unwrap(properties);
+  await withSecretsMasked(state, () => methodsOf(type).delete(id, state.values));
 }

@@ -108,6 +108,36 @@ describe("plugin provider methods (emulator)", () => {
       assert.deepEqual(result.inputs.name, secret("Secret Vault 2"));
       assert.equal(result.inputs.type, unknown);
     });
+    it("an error about a vault whose name is secret does not print the name", async () => {
+      const name = "Secret Vault 3";
+      await client.vaults.create({ name, type: "evm" });
+      await assert.rejects(plugin.create(VAULT_TOKEN, { name: secret(name), type: "evm" }), (err: Error) => {
+        assert.match(err.message, /A vault named "\[secret\]"/);
+        assert.ok(!err.message.includes(name), err.message);
+        assert.match(err.message, /\[secret\]/);
+        return true;
+      });
+      const { id, outputs } = await plugin.create(VAULT_TOKEN, {
+        name: secret("Secret Vault 4"),
+        type: "evm",
+      });
+      const olds = { ...outputs, name: secret("Secret Vault 4") };
+      await assert.rejects(
+        plugin.update(VAULT_TOKEN, id, olds, { name: secret(name), type: "evm" }),
+        (err: Error) => {
+          assert.match(err.message, /Cannot rename vault/);
+          assert.ok(!err.message.includes(name) && !err.message.includes("Secret Vault 4"), err.message);
+          return true;
+        },
+      );
+    });
+
+    it("a check failure about a secret value does not print the value", async () => {
+      const tooLong = `Secret ${"x".repeat(300)}`;
+      const result = await plugin.check(VAULT_TOKEN, {}, { name: secret(tooLong), type: "evm" });
+      assert.equal(result.failures.length, 1);
+      assert.ok(!result.failures[0].reason.includes(tooLong.slice(0, 40)), result.failures[0].reason);
+    });
   });
 
   describe("import: read with an id alone", () => {
