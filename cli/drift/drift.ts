@@ -14,7 +14,7 @@
  * - `drift` (exit 3): a custody resource differs from its declaration.
  * - `clean` (exit 0).
  */
-import { type CustodyResourceKind, resourceOfType, typeOfUrn } from "pulumi-custody/core";
+import { type CustodyResourceKind, resourceOfType, SEE_ANOTHER_RESOURCE, typeOfUrn } from "pulumi-custody/core";
 import type { PreviewDiagnostic, PreviewJson, PreviewStep } from "../review/report";
 import { compareField, isMasked, plainValue } from "../review/values";
 
@@ -123,15 +123,15 @@ function oneLine(message: string): string {
 
 /**
  * The reason of a failed check: the first error that says why. The CLI's closing "preview failed" says
- * nothing, and the provider refers later resources to its first message ("… does not work (the first error
- * of this run says why …)", pulumi-custody/core ready-client), so both come last.
+ * nothing, and the provider refers the other resources to its one full message (`SEE_ANOTHER_RESOURCE`), so
+ * both come last.
  */
 function failureReason(diagnostics: PreviewDiagnostic[]): string | undefined {
   const errors = diagnostics
     .filter((d) => d.severity === "error")
     .map((d) => oneLine(d.message.replace(/^error: /, "").replace(/^Preview failed: /, "")))
     .filter((m) => m !== "" && m !== "preview failed");
-  return errors.find((m) => !m.includes("the first error of this run")) ?? errors[0];
+  return errors.find((m) => !m.includes(SEE_ANOTHER_RESOURCE)) ?? errors[0];
 }
 
 /** The stack a URN names (`urn:pulumi:<stack>::…`). */

@@ -263,6 +263,12 @@ function settingsError(
  * The full message the first time; after that one line that points to it, so N resources print it once. The
  * CLI lists diagnostics by resource, not in the order they came, so the pointer does not say "first".
  */
+/**
+ * What a settings error says after its first time, so that a reader of the run's errors (`custody drift`) can
+ * pass over the pointers to the one that says why.
+ */
+export const SEE_ANOTHER_RESOURCE = "the error of another resource of this run says why and what to do";
+
 function once(err: unknown): unknown {
   if (!(err instanceof CustodySettingsError)) return err;
   if (!told.has(err.message)) {
@@ -271,7 +277,7 @@ function once(err: unknown): unknown {
   }
   return new CustodySettingsError(
     err.setting,
-    `${err.setting} does not work: the error of another resource of this run says why and what to do.`,
+    `${err.setting} does not work: ${SEE_ANOTHER_RESOURCE}.`,
   );
 }
 

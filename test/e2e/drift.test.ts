@@ -232,7 +232,7 @@ describe("custody drift, the nightly check (real engine, both provider paths)", 
         assert.deepEqual(refused.report.drifted, []);
         assert.match(
           refused.report.reason ?? "",
-          /^The custody API at http:\/\/127\.0\.0\.1:\d+ refused the access token from stack config custody:accessToken \(401 Unauthorized\)/,
+          /^The custody API at http:\/\/127\.0\.0\.1:\d+ refused the access token custody:accessToken that the provider was configured with \(401 Unauthorized\)/,
         );
         assert.match(
           refused.stderr,

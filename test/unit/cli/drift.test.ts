@@ -12,6 +12,7 @@ import addFormats from "ajv-formats";
 import { type DriftReport, driftReport } from "../../../cli/drift/drift";
 import { driftMarkdown } from "../../../cli/drift/markdown";
 import { parsePreview } from "../../../cli/review/preview-input";
+import { SEE_ANOTHER_RESOURCE } from "../../../provider/core/index";
 import { fakePulumi, hasStackTrace, runCustody } from "./fake-pulumi";
 
 const root = path.resolve(__dirname, "..", "..", "..", "..");
@@ -335,8 +336,8 @@ describe("custody drift", () => {
 
   describe("a check that could not run (exit 1), never mistaken for drift", () => {
     it("a refused token: the reason that says why, not the provider's pointer to it or the CLI's last word", () => {
-      const pointer =
-        "Preview failed: custody:accessToken does not work (the first error of this run says why and what to do).";
+      // The provider's own pointer text, so that a change of its wording cannot pass unnoticed.
+      const pointer = `Preview failed: custody:accessToken does not work: ${SEE_ANOTHER_RESOURCE}.`;
       const why =
         "Preview failed: The custody API at http://127.0.0.1:1 refused the access token from the CUSTODY_ACCESS_TOKEN environment variable (401 Unauthorized): it is wrong, expired or revoked.";
       const report = check(
