@@ -154,7 +154,7 @@ describe("the custody policy pack (pulumi preview --policy-pack, real engine)", 
     assertViolation(
       outcome,
       "custody-vault-name-pattern",
-      /resource treasury\) has a name that does not match/,
+      /Vault resource treasury has a name that does not match/,
     );
   });
 
@@ -192,7 +192,7 @@ describe("the custody policy pack (pulumi preview --policy-pack, real engine)", 
     assertViolation(
       outcome,
       "custody-vault-in-vault-group",
-      /resource treasury\) is a "evm" vault, which holds assets/,
+      /Vault resource treasury is a "evm" vault, which holds assets/,
     );
   });
 
@@ -201,7 +201,7 @@ describe("the custody policy pack (pulumi preview --policy-pack, real engine)", 
     assertViolation(
       outcome,
       "custody-vault-adopt-allow-list",
-      /resource treasury\) sets `adoptExisting: true`/,
+      /Vault resource treasury sets `adoptExisting: true`/,
     );
   });
 
