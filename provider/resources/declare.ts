@@ -1,6 +1,7 @@
 /** What the dynamic resource classes derive from the resources' descriptors (provider/core/resources.ts). */
 import type * as pulumi from "@pulumi/pulumi";
 import { DYNAMIC_RESOURCE_MODULE, type ResourceDescriptor } from "../core/resources";
+import { loadBuiltinsQuietly } from "./quiet-builtins";
 
 /**
  * The props a dynamic resource passes to its base constructor: every output of the descriptor declared (as
@@ -33,5 +34,6 @@ export function dynamicResourceArgs(
   inputs: Record<string, unknown>,
   opts: pulumi.CustomResourceOptions | undefined,
 ): DynamicResourceArgs {
+  loadBuiltinsQuietly();
   return [name, declaredProps(descriptor, inputs), opts, DYNAMIC_RESOURCE_MODULE, descriptor.kind];
 }
