@@ -38,7 +38,7 @@ describe("the built-in modules the closure serializer loads", () => {
     assert.match(stderr, /ExperimentalWarning: after/);
   });
 
-  it("this Node's enumeration warns without it, where the Node has an experimental built-in", async function () {
+  it("this Node's enumeration warns without it, where the Node has an experimental built-in", async () => {
     const stderr = await stderrOf(SERIALIZER_ENUMERATION);
     const experimental = /ExperimentalWarning: (.*)/.exec(stderr)?.[1];
     // On Node 20 and 24 no built-in warns; on the current leg's Node 26 `node:ffi` does.
