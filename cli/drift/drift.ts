@@ -14,7 +14,12 @@
  * - `drift` (exit 3): a custody resource differs from its declaration.
  * - `clean` (exit 0).
  */
-import { type CustodyResourceKind, resourceOfType, SEE_ANOTHER_RESOURCE, typeOfUrn } from "pulumi-custody/core";
+import {
+  type CustodyResourceKind,
+  resourceOfType,
+  SEE_ANOTHER_RESOURCE,
+  typeOfUrn,
+} from "pulumi-custody/core";
 import type { PreviewDiagnostic, PreviewJson, PreviewStep } from "../review/report";
 import { compareField, isMasked, plainValue } from "../review/values";
 

@@ -37,7 +37,13 @@ export {
 } from "./pending-creates";
 export type { FieldReader } from "./projection";
 export { exitWhenEngineIsGone } from "./provider-host";
-export { connect, disconnect, forgetVerifiedSettings, readyClient, SEE_ANOTHER_RESOURCE } from "./ready-client";
+export {
+  connect,
+  disconnect,
+  forgetVerifiedSettings,
+  readyClient,
+  SEE_ANOTHER_RESOURCE,
+} from "./ready-client";
 export { recordResourceUrn } from "./resource-urns";
 export {
   CUSTODY_RESOURCES,

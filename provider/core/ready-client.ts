@@ -275,10 +275,7 @@ function once(err: unknown): unknown {
     told.add(err.message);
     return err;
   }
-  return new CustodySettingsError(
-    err.setting,
-    `${err.setting} does not work: ${SEE_ANOTHER_RESOURCE}.`,
-  );
+  return new CustodySettingsError(err.setting, `${err.setting} does not work: ${SEE_ANOTHER_RESOURCE}.`);
 }
 
 /** What the dynamic-provider host writes to stderr for each settings error: the echoes to drop. */
