@@ -45,6 +45,14 @@ const providerDir = path.join(root, "provider");
 const manifest = JSON.parse(fs.readFileSync(path.join(providerDir, "package.json"), "utf8"));
 const target = path.join(root, "node_modules", manifest.name);
 fs.rmSync(target, { recursive: true, force: true });
+
+// `--link`, before the compiler: npm's workspace link again, so that the packages that import `pulumi-custody`
+// compile against the provider being built. A copy of an earlier build would lack the files and exports added
+// since (a checkout copied without its build output, as scripts/test-current.sh makes, or a pull).
+if (process.argv.includes("--link")) {
+  fs.symlinkSync(path.join("..", "provider"), target, "dir");
+  process.exit(0);
+}
 fs.mkdirSync(target, { recursive: true });
 for (const entry of ["package.json", ...manifest.files.filter((f) => !f.startsWith("!"))]) {
   const source = path.join(providerDir, entry);
