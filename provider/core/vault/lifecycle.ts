@@ -431,13 +431,14 @@ async function rename(client: CustodyClient, vault: VaultRecord, name: string): 
   }
 }
 
-/** Destroy: archives the vault. Missing or already archived is success. */
-export async function deleteVault(id: string, _props: Record<string, unknown>): Promise<void> {
+/**
+ * Destroy: archives the vault, one request. Missing or already archived is success: only when the archive is
+ * refused is the vault read, to learn whether the goal was reached anyway.
+ */
+export async function deleteVault(id: string, props: Record<string, unknown>): Promise<void> {
   const client = await readyClient();
-  const vault = await getVault(client, id);
-  if (!vault || vault.state === "archived") return;
-  // Nothing is read back: a destroy has no outputs, and one archive per vault is its whole cost (issue 27).
-  await archiveOnly(client, vault);
+  // Nothing is read first or back: a destroy has no outputs, and one archive per vault is its whole cost (issue 27).
+  await archiveOnly(client, { id, name: typeof props.name === "string" ? props.name : id });
 }
 
 /** Archives an active vault (`POST /vaults/{id}/archive`); returns it as it is afterwards (one more read). */
@@ -447,12 +448,12 @@ async function archive(client: CustodyClient, vault: VaultRecord): Promise<Vault
 }
 
 /** Sends the archive; an answer that it failed is fine when the vault is archived or gone meanwhile. */
-async function archiveOnly(client: CustodyClient, vault: VaultRecord): Promise<void> {
+async function archiveOnly(client: CustodyClient, vault: Pick<VaultRecord, "id" | "name">): Promise<void> {
   try {
     await client.vaults.archive(vault.id);
   } catch (err) {
-    // Archived or removed meanwhile (or by a lost earlier attempt): the goal is reached.
-    const after = await getVault(client, vault.id).catch(() => vault);
+    // Archived or removed meanwhile (or by a lost earlier attempt), or never there: the goal is reached.
+    const after = await getVault(client, vault.id).catch(() => ({ state: "unknown" }));
     if (!after || after.state === "archived") return;
     throw new Error(`Cannot archive vault "${vault.name}" (${vault.id}): ${describeError(err)}`);
   }

@@ -101,6 +101,17 @@ describe("Vault create and delete (emulator)", () => {
       assert.equal((await rawVaultsNamed(bed, "Payroll")).length, 1);
     });
 
+    it("destroy costs one request, the archive: nothing is read before or after", async () => {
+      const { id, outs } = await create({ name: "Payroll", type: "evm" });
+      await bed.emulator.control.clearRequests();
+      await destroy(id, outs);
+      const log = await bed.emulator.control.listRequests();
+      assert.deepEqual(
+        log.map((r) => `${r.method} ${r.path} ${r.status}`),
+        [`POST /api/v1/vaults/${id}/archive 204`],
+      );
+    });
+
     it("restores the archived vault: the same id and address come back", async () => {
       const first = await create({ name: "Payroll", type: "utxo", chain: "bitcoin_mainnet" });
       await destroy(first.id, first.outs);
