@@ -10,17 +10,41 @@ import {
   configure as configureCore,
   custodyResourceKind,
   declarableImportInputs,
+  maskNotices,
   PartialCreateError,
   type ResourceLifecycle,
   SETTINGS,
 } from "pulumi-custody/core";
-import { maskSecrets, protect, secretsOf, type Unwrapped, unwrap, withSecretsMasked } from "./properties";
+import {
+  maskSecrets,
+  protect,
+  secretsOf,
+  type Unwrapped,
+  unwrap,
+  withSecretsMasked as withErrorsMasked,
+} from "./properties";
 import { PACKAGE, VAULT_ADDRESS_TOKEN } from "./tokens";
 
 /** The method table: each resource's lifecycle under its plugin token, from the resources' descriptors. */
 const RESOURCES: Record<string, ResourceLifecycle> = Object.fromEntries(
   CUSTODY_RESOURCES.map((resource) => [resource.pluginType, resource.lifecycle]),
 );
+
+/**
+ * Every secret string this provider process was given. A notice (a warning on a resource's row) may quote a
+ * vault's name, and notices are shown by the runtime while any call may run, so each is masked with all of them.
+ */
+const secretsSeen: Pick<Unwrapped, "secretStrings"> = { secretStrings: new Set<string>() };
+maskNotices((message) => maskSecrets(message, secretsSeen));
+
+/** Runs one resource method with its secrets masked in its errors and in every notice from now on. */
+function withSecretsMasked<T>(
+  secrets: Pick<Unwrapped, "secretStrings">,
+  operation: () => Promise<T>,
+): Promise<T> {
+  for (const value of secrets.secretStrings) secretsSeen.secretStrings.add(value);
+  return withErrorsMasked(secrets, operation);
+}
 
 /** A property that failed validation, and why. */
 export interface Failure {

@@ -73,8 +73,7 @@ export interface SizeRun {
 export const rateLimitFigure: Figure = {
   id: "rate-limit",
   number: 7,
-  title:
-    "Under the service's rate limit: up, preview --refresh and destroy at N = 100, 1,000 and 5,000 vaults",
+  title: "Under the service's rate limit: up, preview --refresh and destroy of N vaults",
   method: [
     `The emulator, in its own process with ${LATENCY_MS} ms of latency per request, enforces ${RATE_LIMIT} requests ` +
       "per 60 s per token in fixed windows (the vendor's documented quota; it announces it in `x-ratelimit-*` " +

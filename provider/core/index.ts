@@ -27,7 +27,7 @@ export {
   importedVaultInputs,
 } from "./import-inputs";
 export { ADOPT_ONLY_VAULT_TYPES, isAdoptOnlyVaultType } from "./input-schemas";
-export { type NoticeSink, setNoticeSink } from "./notify";
+export { maskNotices, type NoticeSink, setNoticeSink } from "./notify";
 export { PartialCreateError } from "./partial-create-error";
 export {
   type ExportedDeployment,

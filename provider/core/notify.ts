@@ -86,9 +86,26 @@ export interface NoticeSubject {
   resourceId?: string;
 }
 
+/** Rewrites applied to every notice before it is shown, in the order they were added. */
+const masks = new Set<(message: string) => string>();
+
 /** Shows a warning to the user; resolves once it is delivered. */
 export async function notifyUser(message: string, about: NoticeSubject = {}): Promise<void> {
-  await sink(message, about.resourceId === undefined ? undefined : urnOfResource(about.resourceId));
+  let shown = message;
+  for (const mask of masks) shown = mask(shown);
+  await sink(shown, about.resourceId === undefined ? undefined : urnOfResource(about.resourceId));
+}
+
+/**
+ * Rewrites every notice before any sink sees it: the provider plugin masks the secret values it was given
+ * (a vault's secret name in a replace notice). Returns a function that removes the rewrite.
+ */
+export function maskNotices(mask: (message: string) => string): () => void {
+  const own = (message: string) => mask(message);
+  masks.add(own);
+  return () => {
+    masks.delete(own);
+  };
 }
 
 /** Replaces where notices go; returns a function that restores the previous sink. */

@@ -6,7 +6,7 @@ import { invoke } from "../../../plugin/functions";
 import { protect, SECRET_SIG, SIG_KEY, unwrap } from "../../../plugin/properties";
 import * as plugin from "../../../plugin/provider";
 import { VAULT_ADDRESS_TOKEN, VAULT_TOKEN } from "../../../plugin/tokens";
-import { configure, forgetVerifiedSettings } from "../../../provider/core/index";
+import { configure, forgetVerifiedSettings, setNoticeSink } from "../../../provider/core/index";
 import { CustodyClient } from "../../../sdk/index";
 
 const secret = (value: unknown) => ({ [SIG_KEY]: SECRET_SIG, value });
@@ -130,6 +130,33 @@ describe("plugin provider methods (emulator)", () => {
           return true;
         },
       );
+    });
+
+    it("a notice about a vault whose name is secret (a replace) does not print the name", async () => {
+      const name = "Secret Vault 5";
+      const { id, outputs } = await plugin.create(VAULT_TOKEN, {
+        name: secret(name),
+        type: "utxo",
+        chain: "bitcoin_testnet",
+      });
+      const notices: string[] = [];
+      const restore = setNoticeSink((message) => {
+        notices.push(message);
+      });
+      try {
+        const olds = { ...outputs, name: secret(name) };
+        const answer = await plugin.diff(VAULT_TOKEN, id, olds, {
+          name: secret(name),
+          type: "utxo",
+          chain: "dogecoin_mainnet",
+        });
+        assert.deepEqual(answer.replaces, ["chain"]);
+      } finally {
+        restore();
+      }
+      assert.equal(notices.length, 1, notices.join("\n"));
+      assert.match(notices[0], /\[secret\]/);
+      assert.ok(!notices[0].includes(name), notices[0]);
     });
 
     it("a check failure about a secret value does not print the value", async () => {
