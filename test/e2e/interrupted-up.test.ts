@@ -203,7 +203,13 @@ describe("an interrupted up (real engine, emulator)", () => {
     assert.ok(failed, output);
     assertReadable(output);
     const rows = diagnosticsByRow(output);
-    for (const resource of pending) {
+    // The engine stops starting creates at the first failure, so on a loaded machine the second pending create
+    // may never be tried: each one tried says the one thing, and at least one is tried.
+    const tried = pending.filter((resource) => rows.has(`${VAULT_TYPE} ${resource}`));
+    assert.ok(tried.length > 0, output);
+    const vaultRows = [...rows.keys()].filter((row) => row.startsWith(`${VAULT_TYPE} `));
+    assert.deepEqual(vaultRows.sort(), tried.map((resource) => `${VAULT_TYPE} ${resource}`).sort(), output);
+    for (const resource of tried) {
       const lines = rows.get(`${VAULT_TYPE} ${resource}`) ?? [];
       assert.equal(lines.length, 1, `${resource}: ${lines.join("\n")}\n${output}`);
       assert.match(
