@@ -76,13 +76,12 @@ export const engineScaleFigure: Figure = {
       "(16.4 s, 8.2 s of wall time on 2 cores) accounted for half of the extra wall time (16.5 s), the rest being " +
       "time ours waited for a core on a machine whose other work kept the load at 6. With a single round at " +
       "N = 500, rerun on a quiet machine before reading a trend into it.",
-    "On a quiet machine since (26 November 2026) the ratios are flat or falling with N, and the one above the " +
-      "target is `up` at N = 50 (1.20× and 1.24× in the last two full runs). The round-trip diagnostic in the " +
-      "findings measures why: a run that short is mostly waiting on the chains of requests (each address after " +
-      "its vault), and our create makes two requests where the floor's create waits one round trip. Against " +
-      "no-op resources whose create waits two round trips, ours is within a few percent. At N = 200 and 500 the " +
-      "engine's own CPU work hides that wait. Removing it would take a create without the lookup, which figure 1 " +
-      "explains the product cannot make safely.",
+    "On a quiet machine since (26 November 2026) the ratios are flat or falling with N. The one that was above " +
+      "the target, `up` at N = 50 (1.20× and 1.24× in two full runs), came from our create's second round trip: " +
+      "it looked a vault's name up before creating it, and a run that short is mostly waiting on chains of " +
+      "requests (each address after its vault). The lookups are now batched and answered by one page for the " +
+      "whole run (figure 7), so a create waits one round trip like the floor's, and `up` at N = 50 measured " +
+      "1.07× in the run of 27 November 2026.",
   ],
   run,
 };
@@ -96,15 +95,7 @@ export interface AtSize {
   spentMs?: number;
   ours: RoundTimes[];
   noop: RoundTimes[];
-  /**
-   * A diagnostic at the smallest N only: the no-op resources whose create waits {@link CREATE_ROUND_TRIPS} round
-   * trips, as ours does, instead of one.
-   */
-  noopLongerCreate?: RoundTimes[];
 }
-
-/** Requests our create makes: a lookup by name (adoption and restore need it), then the create (figure 1 counts them). */
-const CREATE_ROUND_TRIPS = 2;
 
 async function run(context: FigureContext): Promise<FigureOutcome> {
   const plan = context.quick ? QUICK : FULL;
@@ -125,13 +116,6 @@ async function run(context: FigureContext): Promise<FigureOutcome> {
     };
     const runNoop = (n: number) =>
       upThenRefresh(noopStack(n, LATENCY_MS, "noop"), { count: n, parallel, exclude, what: `no-op, N=${n}` });
-    const runNoopLongerCreate = (n: number) =>
-      upThenRefresh(noopStack(n, LATENCY_MS, "noop-longer", undefined, CREATE_ROUND_TRIPS * LATENCY_MS), {
-        count: n,
-        parallel,
-        exclude,
-        what: `no-op with longer creates, N=${n}`,
-      });
 
     context.log(`warm-up (N=${plan.warmup}), not measured`);
     await runOurs(plan.warmup);
@@ -155,11 +139,6 @@ async function run(context: FigureContext): Promise<FigureOutcome> {
               `up ${formatMs(times.up)}, preview --refresh ${formatMs(times.refresh)}`,
           );
         }
-        if (!context.quick && n === plan.sizes[0]) {
-          const times = await runNoopLongerCreate(n);
-          at.noopLongerCreate = [...(at.noopLongerCreate ?? []), times];
-          context.log(`N=${n}, round ${r + 1}, diagnostic (no-op, longer create): up ${formatMs(times.up)}`);
-        }
         context.log(`N=${n}, round ${r + 1} took ${formatMs(Date.now() - started)}`);
       }
       at.spentMs = Date.now() - sizeStarted;
@@ -169,22 +148,6 @@ async function run(context: FigureContext): Promise<FigureOutcome> {
   } finally {
     await emulator.close();
   }
-}
-
-/** What the diagnostic at the smallest N says, when it ran. */
-function longerCreateNote(first: { at: AtSize; up: Comparison }): string[] {
-  const longer = first.at.noopLongerCreate;
-  if (!longer?.length) return [];
-  const up = summarize(longer.map((t) => t.up));
-  return [
-    `Round trips, measured apart at N = ${first.at.n}: our create makes ${CREATE_ROUND_TRIPS} requests (a lookup ` +
-      "by name, which adoption and restore need, then the create), where the floor's create waits one round " +
-      `trip. No-op resources whose create waits ${CREATE_ROUND_TRIPS} round trips took ${formatMs(up.median)} ` +
-      `for \`up\` (median of ${longer.length}; samples ${up.values.map(formatMs).join(", ")}); against them ours ` +
-      `would be ${(first.up.ours.median / up.median).toFixed(2)}×, against the floor ${formatRatio(first.up.ratio)}. ` +
-      "At small N a run is mostly waiting on those chains (each address waits for its vault), so the second " +
-      "round trip shows; at large N the engine's own CPU work hides it.",
-  ];
 }
 
 /** The comparisons, notes and chart of the measured sizes (exported for the unit tests). */
@@ -262,7 +225,6 @@ export function outcome(
     "Extra CPU per resource, ours − no-op floor, by process (median of rounds ÷ 2N). A share that rises with N " +
       "is work that grows faster than the stack, such as the engine's checkpoints (each writes the whole state):",
     extraCpuTable(measured),
-    ...longerCreateNote(perSize[0]!),
     `Where the time goes at N = ${last.at.n}, by process:`,
     cpuBreakdownTable(last.at.ours, last.at.noop, machine.cores),
     attributeGap(last.at.ours, last.at.noop, machine.cores, "up"),

@@ -79,14 +79,13 @@ export const engineFigure: Figure = {
       "untimed warm-up round with a small N, medians of the rounds are reported.",
   ],
   analysis: [
-    "The provider sends the minimum a create-or-adopt needs (one lookup and one create per resource; one read per " +
-      "resource on refresh), and floor (a) shows those calls alone take a few seconds at the engine's concurrency. " +
-      "They are not free inside the engine, though: floor (b)'s create waits one round trip where ours makes two, " +
-      "and each address waits for its vault. The round-trip diagnostic above runs the no-op resources with creates " +
-      "as long as ours, which measures that share of the `up` gap. It is the price of adopting and restoring, not " +
-      "of our code: the service answers a second vault of a name with 409, but docs/api-notes.md records no rule " +
-      "for the name of an archived one, so a create that skipped the lookup could make a new vault beside the " +
-      "archived one that `create` exists to restore. " +
+    "The provider sends the minimum a create-or-adopt needs: one create per resource, the lookups that adoption " +
+      "and restore need being answered together by a page of the account's vaults, and a page per 100 vaults on " +
+      "refresh (figure 7 counts them). Floor (a) shows those calls alone take about a second at the engine's " +
+      "concurrency. Until 27 November 2026 each create looked its name up first, so floor (b)'s create waited one " +
+      "round trip where ours made two, and `up` measured 1.08–1.24×; with the lookups batched it measures " +
+      "1.04× in the run above (the round-trip diagnostic, which ran no-op creates as long as ours, no longer " +
+      "applies and is skipped when our creates make one request each). " +
       "The findings above measure where the rest goes in this run: the wall time and CPU of each engine process, " +
       "ours against the no-op floor, and how much wall time the extra CPU alone accounts for on this machine's " +
       "cores. When the engine's processes keep the cores busy (CPU ÷ (wall × cores) near 100%), every extra second " +
@@ -108,8 +107,8 @@ export const engineFigure: Figure = {
       "7 ms of program CPU to about 1 ms, below the no-op resource (the registration diagnostic above). The " +
       "plugin path's generated SDK classes still pay it: Pulumi's codegen writes their constructors, which declare " +
       "every output, so that path's program costs about what a Vault with the stacks costs in the diagnostic, per " +
-      "resource. That, not its provider process, is why the plugin path's ratio is above the dynamic provider's " +
-      "(compare the `program` rows of the two CPU tables); a program can avoid it by setting " +
+      "resource. That, not its provider process, is where the plugin path spends more CPU than the dynamic " +
+      "provider (compare the `program` rows of the two CPU tables); a program can avoid it by setting " +
       "`Error.stackTraceLimit = 0` around its declarations, as the dynamic provider's classes do.",
     "**3. The provider process (the `provider` row).** It loads the runtime on the first call (sdk, zod schemas; " +
       "figure 5 measures its peak memory); per call, its requests go through the sdk (figure 3), inputs " +

@@ -133,17 +133,4 @@ describe("bench: figure 6, the scale figure", () => {
     assert.match(section(renderBenchmarksMarkdown(run(false))), /!\[[^\]]+\]\(bench\/scale\.svg\)/);
     assert.match(section(renderBenchmarksMarkdown(run(true))), /!\[[^\]]+\]\(bench\/results\/scale\.svg\)/);
   });
-
-  it("words the longer-create diagnostic of the smallest N, only when it ran", () => {
-    const plain = outcome(sizes([1.2, 1.0, 1.0]), { parallel: 8, cores: 2 });
-    assert.ok(!plain.notes.some((n) => n.startsWith("Round trips")));
-    const measured = sizes([1.2, 1.0, 1.0]);
-    // The floor's up takes 5 s at N = 50, ours 6 s; creates that wait twice as long take 5.5 s.
-    measured[0]!.noopLongerCreate = [round(5_400, 0), round(5_500, 0), round(5_600, 0)];
-    const note = outcome(measured, { parallel: 8, cores: 2 }).notes.find((n) => n.startsWith("Round trips"));
-    assert.ok(note, "a note for the diagnostic");
-    assert.match(note, /at N = 50: our create makes 2 requests/);
-    assert.match(note, /took 5\.50 s for `up` \(median of 3; samples 5\.40 s, 5\.50 s, 5\.60 s\)/);
-    assert.match(note, /against them ours would be 1\.09×, against the floor 1\.20×/);
-  });
 });
