@@ -112,6 +112,7 @@ async function main(): Promise<number> {
           await readResults(RESULTS_FILE).catch(() => undefined),
           run,
           figures.map((f) => f.id),
+          Object.fromEntries(figures.flatMap((f) => (f.mergePrevious ? [[f.id, f.mergePrevious]] : []))),
         );
   await writeResults(RESULTS_FILE, merged);
   const charts = await writeCharts(run);

@@ -17,7 +17,14 @@ import {
 import type { Figure, FigureContext, FigureOutcome } from "../support/figure";
 import { formatBytes, formatInt, formatMs } from "../support/format";
 import { cpuByRole, type EngineRole, engineRole, watchProcessTree } from "../support/process-tree";
-import { type Comparison, compare, type LineChart, type Target } from "../support/results";
+import {
+  type Comparison,
+  compare,
+  type FigureResult,
+  type LineChart,
+  type RunLabel,
+  type Target,
+} from "../support/results";
 import { exact } from "../support/stats";
 import { elapsedMs, nowNs } from "../support/timing";
 
@@ -94,8 +101,10 @@ export const rateLimitFigure: Figure = {
     `A default \`npm run bench\` measures N = ${DEFAULT_SIZES.join(" and ")} vaults and N = ` +
       `${DEFAULT_ADDRESS_SIZES.join(", ")} with addresses (about 20 minutes: every 200 writes take a minute). ` +
       "The full set, `npm run bench -- --only rate-limit --sizes 100,1000,5000 --address-sizes 100,1000`, takes " +
-      "several hours on 2 cores, most of it the engine's own work at N = 5,000 (see the analysis, which reports " +
-      "that size from a run of our stack alone). One round per size.",
+      "several hours on 2 cores, most of it the engine's own work at N = 5,000. A run of some sizes keeps the " +
+      "sizes of the previous run that it did not measure, and the figure names the run that measured each (its " +
+      "`measured in` setting); each size's floors are always measured beside it, in the same run. One round per " +
+      "size.",
   ],
   analysis: [
     "**`up`.** N creates and two lists: the settings check (`GET /vaults?size=1`) and the one page that " +
@@ -127,6 +136,7 @@ export const rateLimitFigure: Figure = {
       "(`destroy`); of the CLI: 503, 555 and 347 MiB.",
   ],
   run,
+  mergePrevious: mergeSizes,
 };
 
 async function run(context: FigureContext): Promise<FigureOutcome> {
@@ -335,7 +345,7 @@ export function outcome(
   if (runs.length === 0) throw new Error("the rate-limit figure measured no size");
   const comparisons: Comparison[] = [];
   for (const r of runs) {
-    const shape = r.addresses ? `${r.n} vaults + ${r.n} addresses` : `${r.n} vaults`;
+    const shape = shapeLabel(r.n, r.addresses);
     for (const op of OPERATIONS) {
       const ours = r.ours[op];
       const minimum = minimumRequests(op, r.n, r.addresses);
@@ -386,7 +396,7 @@ export function outcome(
           .map(([route, count]) => `${formatInt(count)} × ${route.replace("/api/v1", "")}`)
           .join(", ");
         return (
-          `| ${r.n}${r.addresses ? " + addresses" : ""} | ${OPERATION_LABEL[op]} | ${formatInt(ours.requests ?? 0)} ` +
+          `| ${sizeKey(r.n, r.addresses)} | ${OPERATION_LABEL[op]} | ${formatInt(ours.requests ?? 0)} ` +
           `(${formatInt(minimum)}) | ${routes} | ${ours.refused ?? 0} | ${formatMs(ours.ms)} | ${formatMs(r.noop[op].ms)} | ` +
           `${op === "refresh" ? "-" : formatMs(atRateLimitMs(minimum))} | ${formatBytes(ours.peakRss.provider)} | ` +
           `${formatBytes(ours.peakRss.cli)} | ${formatMs(ours.cpu["pulumi CLI"])} / ${formatMs(r.noop[op].cpu["pulumi CLI"])} |`
@@ -400,15 +410,12 @@ export function outcome(
   );
   const largest = runs.filter((r) => !r.addresses).sort((a, b) => b.n - a.n)[0];
   const notes = [
-    `Each operation of each size, once (${machine.cores} cores, --parallel ${machine.parallel}):`,
+    `${EACH_SIZE_ONCE} (${machine.cores} cores, --parallel ${machine.parallel}):`,
     table,
-    refused === 0
-      ? "No request of ours was refused with 429 in this run: the provider planned with the quota the emulator " +
-        "announced."
-      : `${refused} requests of ours were refused with 429 in this run (see the table).`,
+    refusedNote(refused),
     ...(largest
       ? [
-          `At N = ${formatInt(largest.n)} vaults: the pulumi CLI used ${formatMs(largest.ours.up.cpu["pulumi CLI"])} of ` +
+          `${AT_LARGEST_N}${formatInt(largest.n)} vaults: the pulumi CLI used ${formatMs(largest.ours.up.cpu["pulumi CLI"])} of ` +
             `CPU during \`up\` (the engine's checkpoints, which write the whole state after every step, figure 6; ` +
             `${formatMs(largest.noop.up.cpu["pulumi CLI"])} with no-op resources), and peaked at ` +
             `${formatBytes(largest.ours.up.peakRss.cli)}; the provider process peaked at ` +
@@ -474,6 +481,179 @@ export function outcome(
     comparisons,
     notes,
     ...(chart ? { chart } : {}),
+  };
+}
+
+const EACH_SIZE_ONCE = "Each operation of each size, once";
+const AT_LARGEST_N = "At N = ";
+
+/** A size as the table's first cell names it: `1000`, or `1000 + addresses`. */
+function sizeKey(n: number, addresses: boolean): string {
+  return `${n}${addresses ? " + addresses" : ""}`;
+}
+
+/** A size as the comparisons' labels name it: `1000 vaults`, or `1000 vaults + 1000 addresses`. */
+function shapeLabel(n: number, addresses: boolean): string {
+  return addresses ? `${n} vaults + ${n} addresses` : `${n} vaults`;
+}
+
+function refusedNote(refused: number): string {
+  return refused === 0
+    ? "No request of ours was refused with 429 in this run: the provider planned with the quota the emulator " +
+        "announced."
+    : `${formatInt(refused)} ${refused === 1 ? "request of ours was" : "requests of ours were"} refused with 429 ` +
+        "in this run (see the table).";
+}
+
+/** The sizes of a comparison label, a table row or a settings list entry, as `{ n, addresses }`. */
+interface Size {
+  n: number;
+  addresses: boolean;
+}
+
+function sizeOfLabel(label: string): Size | undefined {
+  const m = /, (\d+) vaults( \+ \d+ addresses)?: /.exec(label);
+  return m ? { n: Number(m[1]), addresses: m[2] !== undefined } : undefined;
+}
+
+function sizeOfRow(row: string): Size | undefined {
+  const m = /^\| (\d+)( \+ addresses)? \| /.exec(row);
+  return m ? { n: Number(m[1]), addresses: m[2] !== undefined } : undefined;
+}
+
+function sizesOf(result: FigureResult): Size[] {
+  const list = (key: string) =>
+    String(result.settings[key] ?? "")
+      .split(",")
+      .map((v) => Number(v.trim()))
+      .filter((n) => Number.isInteger(n) && n > 0);
+  return [
+    ...list("N (vaults)").map((n) => ({ n, addresses: false })),
+    ...list("N (with addresses)").map((n) => ({ n, addresses: true })),
+  ];
+}
+
+/** Vault-only sizes first, then with addresses, each by N. */
+function bySize(a: Size, b: Size): number {
+  return Number(a.addresses) - Number(b.addresses) || a.n - b.n;
+}
+
+const MEASURED_IN = "measured in";
+
+/** `N = 100, 1000 and 100 + addresses`, for the provenance note. */
+function describeSizes(sizes: readonly Size[]): string {
+  const names = [...sizes].sort(bySize).map((s) => sizeKey(s.n, s.addresses));
+  return names.length === 1 ? names[0]! : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+}
+
+function describeRun(run: RunLabel): string {
+  // Plain text: the settings line of BENCHMARKS.md shows it inside a code span.
+  return `${run.command} (${run.date.slice(0, 16).replace("T", " ")} UTC)`;
+}
+
+/**
+ * Figure 7's merge of a partial run (`--only rate-limit --sizes …`) into its previous result: the sizes this
+ * run measured replace the same sizes, the others are kept, and the figure says which run measured which
+ * sizes (its `measured in` setting and a note). Each size's floors were measured beside it, in its own run, so
+ * every ratio stays a ratio within one run.
+ */
+export function mergeSizes(
+  previous: FigureResult,
+  current: FigureResult,
+  runs: { previous: RunLabel; current: RunLabel },
+): FigureResult {
+  const measured = sizesOf(current);
+  const isNew = (size: Size | undefined) =>
+    size !== undefined && measured.some((m) => m.n === size.n && m.addresses === size.addresses);
+  const kept = sizesOf(previous).filter((s) => !isNew(s));
+  if (kept.length === 0) return current;
+
+  const provenance = [
+    ...(typeof previous.settings[MEASURED_IN] === "string"
+      ? String(previous.settings[MEASURED_IN])
+          .split("; ")
+          .flatMap((part) => {
+            // Earlier parts lose the sizes this run measured again.
+            const colon = part.indexOf(": ");
+            const sizes = part.slice(0, Math.max(0, colon));
+            const run = part.slice(colon + 2);
+            const left = sizes
+              .split(/, | and /)
+              .map((name) => sizeOfRow(`| ${name} | `))
+              .filter((s): s is Size => s !== undefined && !isNew(s));
+            return left.length > 0 && colon > 0 ? [`${describeSizes(left)}: ${run}`] : [];
+          })
+      : [`${describeSizes(kept)}: ${describeRun(runs.previous)}`]),
+    `${describeSizes(measured)}: ${describeRun(runs.current)}`,
+  ];
+
+  const comparisons = [
+    ...previous.comparisons.filter((c) => !isNew(sizeOfLabel(c.label))),
+    ...current.comparisons,
+  ].sort((a, b) => bySize(sizeOfLabel(a.label)!, sizeOfLabel(b.label)!));
+
+  const tableOf = (r: FigureResult) => r.notes.find((n) => n.startsWith("| N |")) ?? "";
+  const [header = "", rule = "", ...currentRows] = tableOf(current).split("\n");
+  const previousRows = tableOf(previous).split("\n").slice(2);
+  const rows = [...previousRows.filter((row) => !isNew(sizeOfRow(row))), ...currentRows].sort((a, b) =>
+    bySize(sizeOfRow(a)!, sizeOfRow(b)!),
+  );
+  const refused = rows.reduce((sum, row) => sum + (Number(row.split("|")[5]?.trim()) || 0), 0);
+  const largestOf = (r: FigureResult) =>
+    Math.max(
+      0,
+      ...sizesOf(r)
+        .filter((s) => !s.addresses)
+        .map((s) => s.n),
+    );
+  const largestNote = (largestOf(current) >= largestOf(previous) ? current : previous).notes.find((n) =>
+    n.startsWith(AT_LARGEST_N),
+  );
+  const notes = [
+    ...current.notes.filter((n) => n.startsWith(EACH_SIZE_ONCE)),
+    `Sizes from more than one run, each with its floors measured beside it: ${provenance.join("; ")}.`,
+    [header, rule, ...rows].join("\n"),
+    refusedNote(refused).replace("in this run", "in these runs"),
+    ...(largestNote ? [largestNote] : []),
+  ];
+
+  const all = [...kept, ...measured].sort(bySize);
+  const settings = {
+    ...current.settings,
+    "N (vaults)": all
+      .filter((s) => !s.addresses)
+      .map((s) => s.n)
+      .join(", "),
+    "N (with addresses)": all
+      .filter((s) => s.addresses)
+      .map((s) => s.n)
+      .join(", "),
+    [MEASURED_IN]: provenance.join("; "),
+  };
+
+  const chart =
+    current.chart && previous.chart
+      ? mergeCharts(previous.chart, current.chart)
+      : (current.chart ?? previous.chart);
+  return {
+    ...current,
+    settings,
+    comparisons,
+    notes,
+    ...(chart ? { chart } : {}),
+    durationS: previous.durationS + current.durationS,
+  };
+}
+
+/** The same series, with the points of both charts; where both have an N, the current one's. */
+function mergeCharts(previous: LineChart, current: LineChart): LineChart {
+  return {
+    ...current,
+    series: current.series.map((series) => {
+      const points = new Map(previous.series.find((s) => s.name === series.name)?.points ?? []);
+      for (const [x, y] of series.points) points.set(x, y);
+      return { ...series, points: [...points.entries()].sort((a, b) => a[0] - b[0]) };
+    }),
   };
 }
 

@@ -1,5 +1,5 @@
 /** What every module under `bench/figures/` exports. */
-import type { FigureResult } from "./results";
+import type { FigureMerger, FigureResult } from "./results";
 
 /** Settings shared by all figures of a run. */
 export interface FigureContext {
@@ -36,4 +36,9 @@ export interface Figure {
   analysis?: string[];
   /** Runs the figure; throws if it cannot (the runner records the error and goes on). */
   run: (context: FigureContext) => Promise<FigureOutcome>;
+  /**
+   * For a figure whose run may measure part of its set: how a partial run (`--only`) combines with the figure's
+   * previous result. Without it the new result replaces the previous one.
+   */
+  mergePrevious?: FigureMerger;
 }

@@ -158,20 +158,47 @@ export async function readResults(file: string): Promise<BenchResults> {
   return parsed;
 }
 
+/** Which run a result comes from: what {@link FigureMerger} needs to say when each part was measured. */
+export interface RunLabel {
+  /** ISO-8601 start time of the run. */
+  date: string;
+  /** The command line that reproduces it. */
+  command: string;
+}
+
+/**
+ * How a figure combines its result in the previous results with a new partial one, for a figure whose run can
+ * measure part of its set (figure 7's `--sizes`): the new result wins where both measured the same thing.
+ */
+export type FigureMerger = (
+  previous: FigureResult,
+  current: FigureResult,
+  runs: { previous: RunLabel; current: RunLabel },
+) => FigureResult;
+
 /**
  * A partial run (`--only`) merged into the previous results, so that `bench/results/latest.json` and a
  * `BENCHMARKS.md` rendered from it keep the figures that did not run: each figure of `run` replaces the one with
- * the same id, the others are kept, in the order of `order` (figure ids). Results of another mode (quick or
- * full) are not mixed: `run` is returned alone. The total duration becomes the sum of the figures' durations.
+ * the same id (or, when `mergers` has one for that id and neither failed, is merged with it), the others are
+ * kept, in the order of `order` (figure ids). Results of another mode (quick or full) are not mixed: `run` is
+ * returned alone. The total duration becomes the sum of the figures' durations.
  */
 export function mergeResults(
   previous: BenchResults | undefined,
   run: BenchResults,
   order: readonly string[],
+  mergers: Readonly<Partial<Record<string, FigureMerger>>> = {},
 ): BenchResults {
   if (!previous || previous.quick !== run.quick) return run;
   const byId = new Map(previous.figures.map((f) => [f.id, f]));
-  for (const f of run.figures) byId.set(f.id, f);
+  for (const f of run.figures) {
+    const before = byId.get(f.id);
+    const merge = mergers[f.id];
+    byId.set(
+      f.id,
+      merge && before && !before.error && !f.error ? merge(before, f, { previous, current: run }) : f,
+    );
+  }
   const rank = (id: string) => (order.includes(id) ? order.indexOf(id) : order.length);
   const figures = [...byId.values()].sort((a, b) => rank(a.id) - rank(b.id));
   return { ...run, figures, durationS: figures.reduce((sum, f) => sum + f.durationS, 0) };

@@ -3,6 +3,7 @@
 import * as assert from "node:assert/strict";
 import {
   atRateLimitMs,
+  mergeSizes,
   minimumRequests,
   type Operation,
   type OperationRun,
@@ -12,6 +13,7 @@ import {
   timeTarget,
 } from "../../../bench/figures/rate-limit";
 import { parseOptions } from "../../../bench/support/options";
+import type { FigureResult } from "../../../bench/support/results";
 
 function op(ms: number, requests?: number): OperationRun {
   return {
@@ -112,5 +114,117 @@ describe("bench figure 7 (rate limit)", () => {
     assert.equal(parseOptions([]).sizes, undefined);
     assert.throws(() => parseOptions(["--sizes", "100,x"]), /--sizes needs positive integers/);
     assert.throws(() => parseOptions(["--address-sizes"]), /--address-sizes needs positive integers/);
+  });
+
+  describe("a partial run (--only rate-limit --sizes …) merged into the previous result", () => {
+    const machine = { parallel: 8, cores: 2 };
+    const result = (runs: SizeRun[], durationS: number): FigureResult => ({
+      id: "rate-limit",
+      number: 7,
+      title: "t",
+      method: [],
+      analysis: [],
+      ...outcome(runs, machine),
+      durationS,
+      loadAverage: { start: 1, end: 1 },
+    });
+    const defaults = result(
+      [
+        size(100, false, { up: [9_000, 102], refresh: [8_000, 2], destroy: [7_000, 101] }),
+        size(1000, false, { up: [310_000, 1002], refresh: [16_000, 11], destroy: [305_000, 1001] }),
+        size(100, true, { up: [70_000, 202], refresh: [12_000, 102], destroy: [8_000, 101] }),
+      ],
+      900,
+    );
+    const refusedOnce = size(1000, true, {
+      up: [700_000, 2002],
+      refresh: [300_000, 1011],
+      destroy: [310_000, 1001],
+    });
+    refusedOnce.ours.up.refused = 1;
+    const large = result(
+      [
+        size(5000, false, { up: [2_000_000, 5002], refresh: [21_000, 51], destroy: [1_800_000, 5001] }),
+        refusedOnce,
+      ],
+      7000,
+    );
+    const runs = {
+      previous: { date: "2026-11-27T05:29:10.000Z", command: "npm run bench" },
+      current: {
+        date: "2026-11-27T07:30:40.000Z",
+        command: "npm run bench -- --only rate-limit --sizes 5000",
+      },
+    };
+    const labels = (r: FigureResult) => r.comparisons.map((c) => c.label.replace(/: .*/, ""));
+
+    it("keeps the sizes it did not measure, in order, and says which run measured which", () => {
+      const merged = mergeSizes(defaults, large, runs);
+      assert.equal(merged.settings["N (vaults)"], "100, 1000, 5000");
+      assert.equal(merged.settings["N (with addresses)"], "100, 1000");
+      assert.deepEqual(
+        [...new Set(labels(merged).map((l) => l.replace(/^[^,]*, /, "")))],
+        [
+          "100 vaults",
+          "1000 vaults",
+          "5000 vaults",
+          "100 vaults + 100 addresses",
+          "1000 vaults + 1000 addresses",
+        ],
+      );
+      assert.equal(merged.comparisons.length, 5 * 3 * 2);
+      const table = merged.notes.find((n) => n.startsWith("| N |"))!.split("\n");
+      assert.deepEqual(
+        table.slice(2).map((row) => row.split("|")[1]!.trim()),
+        ["100", "100", "100", "1000", "1000", "1000", "5000", "5000", "5000"]
+          .concat(["100 + addresses", "100 + addresses", "100 + addresses"])
+          .concat(["1000 + addresses", "1000 + addresses", "1000 + addresses"]),
+      );
+      assert.match(merged.notes.join("\n"), /1 request of ours was refused with 429 in these runs/);
+      assert.match(merged.notes.join("\n"), /At N = 5,000 vaults/);
+      const provenance = String(merged.settings["measured in"]);
+      assert.match(provenance, /100, 1000 and 100 \+ addresses: npm run bench \(2026-11-27 05:29 UTC\)/);
+      assert.match(
+        provenance,
+        /5000 and 1000 \+ addresses: npm run bench -- --only rate-limit --sizes 5000 \(2026-11-27 07:30 UTC\)/,
+      );
+      assert.ok(
+        merged.notes.some((n) => n.includes(provenance)),
+        "a note says it too",
+      );
+      const upOurs = merged.chart?.series.find((s) => s.name === "pulumi up, ours");
+      assert.deepEqual(upOurs?.points, [
+        [100, 9],
+        [1000, 310],
+        [5000, 2000],
+      ]);
+      assert.equal(merged.durationS, 7900);
+    });
+
+    it("replaces a size measured again, and drops it from the earlier run's part of the provenance", () => {
+      const first = mergeSizes(defaults, large, runs);
+      const again = result(
+        [size(1000, false, { up: [305_000, 1002], refresh: [15_000, 11], destroy: [303_000, 1001] })],
+        700,
+      );
+      const later = { previous: runs.current, current: { date: "2026-11-28T01:00:00.000Z", command: "c3" } };
+      const merged = mergeSizes(first, again, later);
+      const upTime = merged.comparisons.filter((c) => c.label === "pulumi up, 1000 vaults: wall time");
+      assert.equal(upTime.length, 1);
+      assert.equal(upTime[0]!.ours.median, 305_000);
+      assert.equal(merged.settings["N (vaults)"], "100, 1000, 5000");
+      assert.equal(
+        merged.settings["measured in"],
+        "100 and 100 + addresses: npm run bench (2026-11-27 05:29 UTC); " +
+          "5000 and 1000 + addresses: npm run bench -- --only rate-limit --sizes 5000 (2026-11-27 07:30 UTC); " +
+          "1000: c3 (2026-11-28 01:00 UTC)",
+      );
+      // The 429 of the kept 1,000-with-addresses run still counts.
+      assert.match(merged.notes.join("\n"), /1 request of ours was refused with 429 in these runs/);
+    });
+
+    it("a run of the same sizes replaces the previous result whole", () => {
+      assert.equal(mergeSizes(defaults, defaults, runs), defaults);
+    });
   });
 });

@@ -52,6 +52,23 @@ function results(figures: FigureResult[], quick = false): BenchResults {
 const order = ["engine", "sizes", "engine-scale"];
 
 describe("bench: partial runs and the results file", () => {
+  it("merges a figure with its previous result where the figure says how, and only then", () => {
+    const previous = results([figure("engine", 120), figure("sizes", 130)]);
+    const run = results([figure("sizes", 105, 600)]);
+    const seen: string[] = [];
+    const merged = mergeResults(previous, run, order, {
+      sizes: (before, after, runs) => {
+        seen.push(
+          `${before.comparisons[0]!.ours.median}+${after.comparisons[0]!.ours.median} ${runs.current.command}`,
+        );
+        return { ...after, durationS: before.durationS + after.durationS };
+      },
+    });
+    assert.deepEqual(seen, ["130+105 npm run bench"]);
+    assert.equal(merged.figures.find((f) => f.id === "sizes")!.durationS, 610);
+    assert.equal(mergeResults(previous, run, order).figures.find((f) => f.id === "sizes")!.durationS, 600);
+  });
+
   it("replaces the figures that ran and keeps the others, in the figures' order", () => {
     const previous = results([figure("engine", 120), figure("sizes", 130), figure("engine-scale", 140)]);
     const run = results([figure("engine-scale", 105, 600)]);
