@@ -144,7 +144,8 @@ export const rateLimitFigure: Figure = {
       "the engine starts its step. The checkpoint time measured apart (27 November 2026, `up` of N vaults with no " +
       "rate limit, with and without `PULUMI_SKIP_CHECKPOINTS=true`, which writes the state once at the end): at " +
       "N = 1,000, 58.5 s against 11.2 s for ours (the CLI's CPU 56.8 s against 1.9 s) and 56.7 s against 10.9 s " +
-      "for the no-op floor; at N = 2,000, 215.1 s against 19.6 s for ours (CPU 227.6 s against 3.5 s): four times the checkpoint time for twice the vaults. Peak RSS at N = 5,000: the provider process 159 MiB (`up`), " +
+      "for the no-op floor; at N = 2,000, 215.1 s against 19.6 s for ours (CPU 227.6 s against 3.5 s) and " +
+      "228.5 s against 19.4 s for the no-op floor: four times the checkpoint time for twice the vaults. Peak RSS at N = 5,000: the provider process 159 MiB (`up`), " +
       "219 MiB (`preview --refresh`, which holds the snapshot of 5,000 vaults) and 146 MiB (`destroy`); the CLI " +
       "504, 550 and 336 MiB (523 MiB for the no-op `up`).",
   ],
@@ -518,7 +519,7 @@ function refusedNote(refused: number): string {
         "in this run (see the table).";
 }
 
-/** The sizes of a comparison label, a table row or a settings list entry, as `{ n, addresses }`. */
+/** One size of the figure: N, and whether each vault has an address. */
 interface Size {
   n: number;
   addresses: boolean;
@@ -553,7 +554,7 @@ function bySize(a: Size, b: Size): number {
 
 const MEASURED_IN = "measured in";
 
-/** `N = 100, 1000 and 100 + addresses`, for the provenance note. */
+/** `100, 1000 and 100 + addresses`, for the provenance note. */
 function describeSizes(sizes: readonly Size[]): string {
   const names = [...sizes].sort(bySize).map((s) => sizeKey(s.n, s.addresses));
   return names.length === 1 ? names[0]! : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
