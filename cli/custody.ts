@@ -56,7 +56,8 @@ export async function main(argv: readonly string[], io: CommandIo): Promise<numb
   }
 }
 
-if (require.main === module) {
+/** Runs `custody` with this process's arguments and streams, and sets its exit code (the `custody` bin). */
+export function runFromProcess(): void {
   main(process.argv.slice(2), {
     stdout: process.stdout,
     stderr: process.stderr,
@@ -67,3 +68,5 @@ if (require.main === module) {
     process.exitCode = code;
   });
 }
+
+if (require.main === module) runFromProcess();

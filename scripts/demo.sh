@@ -1,18 +1,39 @@
 #!/usr/bin/env bash
 # The main job: the root Pulumi program against the embedded custody emulator, with the real engine.
-#   1. set-up (npm ci, build, engine)   2. start the emulator   3. pulumi up   4. outputs
+#   1. set-up (npm install, build, engine; the program's packages from their tarballs)   2. start the emulator
+#   3. pulumi up   4. outputs
 #   5. drift: an out-of-band rename, caught by `preview --refresh --expect-no-changes`
 #   6. repair with `up --refresh`      7. stop the emulator cleanly
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 
 DEMO_DIR="$REPO_ROOT/.demo"
-rm -rf "$DEMO_DIR" Pulumi.demo.yaml && mkdir -p "$DEMO_DIR/state" "$DEMO_DIR/home"
+rm -rf "$DEMO_DIR" Pulumi.demo.yaml && mkdir -p "$DEMO_DIR/state" "$DEMO_DIR/home" "$DEMO_DIR/packages" "$DEMO_DIR/program"
 export PULUMI_BACKEND_URL="file://$DEMO_DIR/state"
 export PULUMI_HOME="$DEMO_DIR/home"
 export PULUMI_CONFIG_PASSPHRASE="demo-only-passphrase"
 export PULUMI_SKIP_UPDATE_CHECK=true PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true
 export PULUMI_CREDENTIAL_STORE=plaintext
+
+# The program runs from its own project, with pulumi-custody installed from its packed tarball as `npm install`
+# installs it for a user: the serialized providers in the state are then `require("pulumi-custody/…")`, as in a
+# user's stack (a workspace link would be serialized by value).
+step "Installing the program's packages from their packed tarballs (npm pack, npm install)"
+npm pack --silent -w sdk -w provider --pack-destination "$DEMO_DIR/packages" >/dev/null
+pulumi_version="$(node -p 'require("@pulumi/pulumi/package.json").version')"
+DEMO_DIR="$DEMO_DIR" PULUMI_SDK_VERSION="$pulumi_version" node -e '
+  const fs = require("node:fs"), path = require("node:path");
+  const dir = process.env.DEMO_DIR, packages = path.join(dir, "packages");
+  const tarball = (prefix) => "file:../packages/" + fs.readdirSync(packages).find((f) => f.startsWith(prefix));
+  const manifest = { name: "custody-demo", private: true, main: "index.js", dependencies: {
+    "@pulumi/pulumi": process.env.PULUMI_SDK_VERSION,
+    "@pulumi-custody/sdk": tarball("pulumi-custody-sdk-"),
+    "pulumi-custody": tarball("pulumi-custody-0"),
+  } };
+  fs.writeFileSync(path.join(dir, "program", "package.json"), JSON.stringify(manifest, null, 2) + "\n");'
+sed -e 's|^main: .*|main: index.js|' Pulumi.yaml > "$DEMO_DIR/program/Pulumi.yaml"
+cp dist/index.js "$DEMO_DIR/program/index.js"
+(cd "$DEMO_DIR/program" && npm install --prefer-offline --no-audit --no-fund --loglevel=error >/dev/null)
 
 step "Starting the custody emulator on 127.0.0.1"
 npx custody-emulator --host 127.0.0.1 --port 0 --state-file "$DEMO_DIR/emulator-state.json" \
@@ -35,6 +56,7 @@ ACCESS_TOKEN="$(emulator_field accessToken)"
 echo "emulator listening at $BASE_URL (pid $EMULATOR_PID)"
 
 step "Creating stack 'demo' with a local file:// backend"
+cd "$DEMO_DIR/program"
 pulumi stack init demo --non-interactive >/dev/null
 pulumi config set custody:baseUrl "$BASE_URL"
 pulumi config set --secret custody:accessToken "$ACCESS_TOKEN"
@@ -43,6 +65,12 @@ pulumi config set custody:requestsPerMinute 0
 
 step "pulumi up: vaults, UTXO addresses and the lookups that feed them"
 pulumi up --yes --non-interactive --skip-preview
+
+# A user's state holds a bare require of the installed package, never the provider's code (0.1.0 state too).
+if ! pulumi stack export | grep -q 'require(\\"pulumi-custody/provider-runtime/vault\\")'; then
+  echo "error: the state's serialized provider does not require pulumi-custody/provider-runtime/vault" >&2
+  exit 1
+fi
 
 step "Stack outputs"
 pulumi stack output --json

@@ -46,7 +46,11 @@ describe("emulator: CLI", function () {
     const pkg = JSON.parse(
       readFileSync(path.resolve(__dirname, "../../../../emulator/package.json"), "utf8"),
     );
-    assert.equal(pkg.bin["custody-emulator"], "dist/cli.js");
+    // A committed launcher, so that `npm ci` links the bin before the build writes dist/.
+    assert.equal(pkg.bin["custody-emulator"], "bin/custody-emulator.js");
+    const launcher = path.resolve(__dirname, "../../../../emulator", pkg.bin["custody-emulator"]);
+    assert.equal(readFileSync(launcher, "utf8").split("\n")[0], "#!/usr/bin/env node");
+    assert.ok(statSync(launcher).mode & 0o111, "the launcher is executable");
     assert.equal(readFileSync(CLI_PATH, "utf8").split("\n")[0], "#!/usr/bin/env node");
   });
 
