@@ -1,0 +1,62 @@
+// The onRequest hook: one event per attempt with method, path, status or failure, duration and the time the
+// rate limiter held it, and nothing that could carry a credential.
+import { strict as assert } from "node:assert";
+import type { RequestEvent } from "../index";
+import { type LoopbackServer, startLoopbackServer } from "@pulumi-custody/testing";
+import { evmVault, IDS, TOKEN, testClient } from "./helpers";
+
+describe("sdk onRequest events", () => {
+  let server: LoopbackServer;
+  beforeEach(async () => {
+    server = await startLoopbackServer();
+  });
+  afterEach(async () => server.close());
+
+  it("reports every attempt, retries and failures included, without query string or credentials", async () => {
+    const events: RequestEvent[] = [];
+    const { client } = testClient(server, { onRequest: (e) => events.push(e) });
+    server.enqueue({ status: 503 }, { destroy: true }, { status: 200, body: evmVault });
+    await client.vaults.get(IDS.vault);
+    await client.close();
+    assert.deepEqual(
+      events.map((e) => [e.method, e.path, e.attempt, e.status ?? e.failure]),
+      [
+        ["GET", `/api/v1/vaults/${IDS.vault}`, 1, 503],
+        ["GET", `/api/v1/vaults/${IDS.vault}`, 2, "connection-lost"],
+        ["GET", `/api/v1/vaults/${IDS.vault}`, 3, 200],
+      ],
+    );
+    for (const e of events) {
+      assert.equal(typeof e.durationMs, "number");
+      assert.ok(!JSON.stringify(e).includes(TOKEN));
+    }
+  });
+
+  it("says how long the rate limiter held an attempt", async () => {
+    const events: RequestEvent[] = [];
+    const { client } = testClient(server, {
+      requestsPerMinute: 60,
+      advanced: { rateLimitBurst: 1 },
+      onRequest: (e) => events.push(e),
+    });
+    server.enqueue({ status: 200, body: evmVault }, { status: 200, body: evmVault });
+    await client.vaults.get(IDS.vault);
+    await client.vaults.get(IDS.vault);
+    await client.close();
+    assert.deepEqual(
+      events.map((e) => e.queuedMs),
+      [0, 1000],
+    );
+  });
+
+  it("a hook that throws does not break the call", async () => {
+    const { client } = testClient(server, {
+      onRequest: () => {
+        throw new Error("broken hook");
+      },
+    });
+    server.enqueue({ status: 200, body: evmVault });
+    assert.equal((await client.vaults.get(IDS.vault)).id, evmVault.id);
+    await client.close();
+  });
+});
