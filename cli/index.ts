@@ -16,6 +16,7 @@ export {
   driftReport,
 } from "./drift/drift";
 export { driftMarkdown } from "./drift/markdown";
+export { SKIP_CHECKPOINTS_FROM } from "./import/command";
 export type { ImportFilter } from "./import/filter";
 export type { StackHoldings } from "./import/stacks";
 export { type ImportEntry, type ImportFileOptions, importFile } from "./import-file/import-file";

@@ -7,10 +7,11 @@
 #   bash examples/in-repo.sh quickstart up
 #
 # An example's own Pulumi.yaml is for a copy of it: TypeScript run by ts-node, `pulumi-custody` from its
-# node_modules. Here the root build compiles examples/<name>/index.ts to dist/examples/<name>/index.js, which
-# finds `pulumi-custody` in the repository's node_modules (scripts/install-self.js installs it there). This script writes the same project, pointed at that
-# compiled program, to dist/examples/<name>/Pulumi.yaml and runs `pulumi` there with your arguments (stack
-# config files land there too). The Pulumi CLI comes from PATH or scripts/install-pulumi.sh.
+# node_modules. Here the root build compiles examples/<name>/index.ts to dist/examples/<name>/index.js. This
+# script writes the same project, pointed at that compiled program, to dist/examples/<name>/Pulumi.yaml, installs
+# pulumi-custody there from its packed tarball as a user's project holds it (scripts/install-program.sh, on first
+# use), and runs `pulumi` there with your arguments (stack config files land there too). The Pulumi CLI comes
+# from PATH or scripts/install-pulumi.sh.
 set -euo pipefail
 
 name="${1:-}"
@@ -33,6 +34,8 @@ fi
   grep -vE '^(runtime|main):' "$repo/examples/$name/Pulumi.yaml"
   printf 'runtime:\n  name: nodejs\n  options:\n    typescript: false\nmain: index.js\n'
 } > "$out/Pulumi.yaml"
+
+[ -d "$out/node_modules/pulumi-custody" ] || bash "$repo/scripts/install-program.sh" "$out" >&2
 
 if ! command -v pulumi >/dev/null 2>&1; then
   PATH="$(bash "$repo/scripts/install-pulumi.sh"):$PATH"

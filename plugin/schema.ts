@@ -7,8 +7,8 @@
  * arguments' zod types and the result's field table). Nothing here lists a property by hand.
  *
  * Descriptions come from the zod schemas' `.describe()` where there is one. The output interfaces and the field
- * tables' readers have their types for the compiler only: `scripts/emit-field-types.js` writes them at build
- * time (`field-types.json`, beside this module), and objects with fixed fields become named object types.
+ * tables' readers have their types for the compiler only: the provider's build writes them
+ * (`pulumi-custody/field-types.json`), and objects with fixed fields become named object types.
  */
 import {
   ADOPT_ONLY_VAULT_TYPES,
@@ -191,7 +191,7 @@ function resourceSpec(
   const properties: Record<string, PropertySpec> = {};
   const declared = emittedTypes().outputs[options.outputInterface];
   if (!declared)
-    throw new Error(`field-types.json has no interface ${options.outputInterface}: run \`npm run build\``);
+    throw new Error(`field-types.json has no interface ${options.outputInterface}: ${REGENERATE}`);
   for (const name of options.outputs) {
     const input = inputSchema.properties?.[name];
     const type = declared[name];
@@ -221,7 +221,7 @@ function resourceSpec(
 }
 
 /**
- * A type as `scripts/emit-field-types.js` writes it: a Pulumi type, except that an object with fixed fields is
+ * A type as `pulumi-custody/field-types.json` holds it: a Pulumi type, except that an object with fixed fields is
  * inline (`properties`), to be declared as a named type ({@link namedObjects}).
  */
 type EmittedType =
@@ -230,7 +230,7 @@ type EmittedType =
   | { type: "object"; additionalProperties: EmittedType }
   | { type: "object"; properties: Record<string, EmittedType>; required: string[] };
 
-/** What `scripts/emit-field-types.js` read from the runtime's TypeScript types (`field-types.json`). */
+/** What the provider's build read from the runtime's TypeScript types (`pulumi-custody/field-types.json`). */
 interface EmittedTypes {
   /** The type of each field of each field table, by table name. */
   tables: Record<string, Record<string, EmittedType>>;
@@ -238,10 +238,17 @@ interface EmittedTypes {
   outputs: Record<string, Record<string, EmittedType>>;
 }
 
+/** What to do when `field-types.json` is missing or stale. */
+const REGENERATE = "run `npm run generate -w pulumi-custody`";
+
 let emitted: EmittedTypes | undefined;
 
 function emittedTypes(): EmittedTypes {
-  emitted ??= require("./field-types.json") as EmittedTypes;
+  try {
+    emitted ??= require("pulumi-custody/field-types.json") as EmittedTypes;
+  } catch (cause) {
+    throw new Error(`cannot read pulumi-custody/field-types.json: ${REGENERATE}`, { cause });
+  }
   return emitted;
 }
 
@@ -296,9 +303,7 @@ function fieldTypesOf(table: Readonly<Record<string, FieldReader>>): Record<stri
     ([, types]) => JSON.stringify(Object.keys(types).sort()) === names,
   );
   if (matches.length !== 1)
-    throw new Error(
-      `field-types.json has ${matches.length} tables with the fields ${names}: run \`npm run build\` (scripts/emit-field-types.js)`,
-    );
+    throw new Error(`field-types.json has ${matches.length} tables with the fields ${names}: ${REGENERATE}`);
   return matches[0][1];
 }
 

@@ -8,7 +8,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 
 DEMO_DIR="$REPO_ROOT/.demo"
-rm -rf "$DEMO_DIR" Pulumi.demo.yaml && mkdir -p "$DEMO_DIR/state" "$DEMO_DIR/home" "$DEMO_DIR/packages" "$DEMO_DIR/program"
+rm -rf "$DEMO_DIR" Pulumi.demo.yaml && mkdir -p "$DEMO_DIR/state" "$DEMO_DIR/home" "$DEMO_DIR/program"
 export PULUMI_BACKEND_URL="file://$DEMO_DIR/state"
 export PULUMI_HOME="$DEMO_DIR/home"
 export PULUMI_CONFIG_PASSPHRASE="demo-only-passphrase"
@@ -18,22 +18,10 @@ export PULUMI_CREDENTIAL_STORE=plaintext
 # The program runs from its own project, with pulumi-custody installed from its packed tarball as `npm install`
 # installs it for a user: the serialized providers in the state are then `require("pulumi-custody/…")`, as in a
 # user's stack (a workspace link would be serialized by value).
-step "Installing the program's packages from their packed tarballs (npm pack, npm install)"
-npm pack --silent -w sdk -w provider --pack-destination "$DEMO_DIR/packages" >/dev/null
-pulumi_version="$(node -p 'require("@pulumi/pulumi/package.json").version')"
-DEMO_DIR="$DEMO_DIR" PULUMI_SDK_VERSION="$pulumi_version" node -e '
-  const fs = require("node:fs"), path = require("node:path");
-  const dir = process.env.DEMO_DIR, packages = path.join(dir, "packages");
-  const tarball = (prefix) => "file:../packages/" + fs.readdirSync(packages).find((f) => f.startsWith(prefix));
-  const manifest = { name: "custody-demo", private: true, main: "index.js", dependencies: {
-    "@pulumi/pulumi": process.env.PULUMI_SDK_VERSION,
-    "@pulumi-custody/sdk": tarball("pulumi-custody-sdk-"),
-    "pulumi-custody": tarball("pulumi-custody-0"),
-  } };
-  fs.writeFileSync(path.join(dir, "program", "package.json"), JSON.stringify(manifest, null, 2) + "\n");'
+step "Installing the program's packages from their packed tarballs (scripts/install-program.sh)"
+bash scripts/install-program.sh "$DEMO_DIR/program"
 sed -e 's|^main: .*|main: index.js|' Pulumi.yaml > "$DEMO_DIR/program/Pulumi.yaml"
 cp dist/index.js "$DEMO_DIR/program/index.js"
-(cd "$DEMO_DIR/program" && npm install --prefer-offline --no-audit --no-fund --loglevel=error >/dev/null)
 
 step "Starting the custody emulator on 127.0.0.1"
 npx custody-emulator --host 127.0.0.1 --port 0 --state-file "$DEMO_DIR/emulator-state.json" \

@@ -10,15 +10,17 @@
 const fs = require("node:fs");
 const path = require("node:path");
 
-const root = path.join(__dirname, "..");
-const { workspaces } = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"));
+// Run by each package's own build (`npm run generate` in its folder), for that package: the working directory,
+// or the folder given as the argument.
+const dir = path.resolve(process.argv[2] ?? ".");
 const zodSpecifier = /(from |import\()"zod"/g;
 
 function* declarations(dir) {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) {
-      if (entry.name !== "types-node10") yield* declarations(full);
+      // The copy itself, and the compiled tests (dist/test), which the package does not ship.
+      if (entry.name !== "types-node10" && entry.name !== "test") yield* declarations(full);
     } else if (entry.name.endsWith(".d.ts")) yield full;
   }
 }
@@ -37,27 +39,21 @@ function expectedTypesVersions(manifest) {
 }
 
 let count = 0;
-const problems = [];
-for (const workspace of workspaces) {
-  const dir = path.join(root, workspace);
-  const manifest = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8"));
-  const expected = expectedTypesVersions(manifest);
-  if (JSON.stringify(manifest.typesVersions) !== JSON.stringify(expected))
-    problems.push(`${workspace}/package.json: "typesVersions" must be ${JSON.stringify(expected)}`);
-  const dist = path.join(dir, "dist");
-  const target = path.join(dist, "types-node10");
-  fs.rmSync(target, { recursive: true, force: true });
-  for (const file of declarations(dist)) {
-    const copy = path.join(target, path.relative(dist, file));
-    fs.mkdirSync(path.dirname(copy), { recursive: true });
-    fs.writeFileSync(copy, fs.readFileSync(file, "utf8").replace(zodSpecifier, '$1"zod/v4/index.js"'));
-    count++;
-  }
-}
-if (problems.length > 0) {
-  console.error(problems.join("\n"));
+const manifest = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8"));
+const expected = expectedTypesVersions(manifest);
+if (JSON.stringify(manifest.typesVersions) !== JSON.stringify(expected)) {
+  console.error(`${manifest.name}: package.json "typesVersions" must be ${JSON.stringify(expected)}`);
   process.exit(1);
 }
+const dist = path.join(dir, "dist");
+const target = path.join(dist, "types-node10");
+fs.rmSync(target, { recursive: true, force: true });
+for (const file of declarations(dist)) {
+  const copy = path.join(target, path.relative(dist, file));
+  fs.mkdirSync(path.dirname(copy), { recursive: true });
+  fs.writeFileSync(copy, fs.readFileSync(file, "utf8").replace(zodSpecifier, '$1"zod/v4/index.js"'));
+  count++;
+}
 console.log(
-  `[emit-node10-types] declarations for moduleResolution node: ${count} files in <package>/dist/types-node10`,
+  `[emit-node10-types] ${manifest.name}: ${count} declarations for moduleResolution node in dist/types-node10`,
 );

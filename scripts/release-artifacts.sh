@@ -40,7 +40,8 @@ stamp() { echo "$2" >"$work/$1.stamp"; }
 tree_hash() { find "$@" -type f ! -name '*.tsbuildinfo' -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -d' ' -f1; }
 
 # 1. The npm packages.
-for workspace in $(node -p 'require("./package.json").workspaces.join(" ")'); do
+# The published ones: a private workspace (testing/, the tests' shared helpers) is never released.
+for workspace in $(node -p 'require("./package.json").workspaces.filter((w) => !require(`./${w}/package.json`).private).join(" ")'); do
   tarball="$(node -p "const p = require('./$workspace/package.json'); p.name.replace(/^@/, '').replace('/', '-') + '-' + p.version + '.tgz'")"
   hash="$(tree_hash "$workspace/dist" "$workspace/package.json" "$workspace/README.md")"
   if ! fresh "npm-$workspace" "$hash" "$tarball"; then

@@ -7,7 +7,11 @@ import { once } from "node:events";
 import * as path from "node:path";
 
 /** The emulator package's command line (`dist/cli.js`, which its `custody-emulator` bin runs). */
-export const CLI_PATH = path.join(path.dirname(require.resolve("@pulumi-custody/emulator/package.json")), "dist", "cli.js");
+export const CLI_PATH = path.join(
+  path.dirname(require.resolve("@pulumi-custody/emulator/package.json")),
+  "dist",
+  "cli.js",
+);
 
 /** The line the CLI prints once listening, by default (the private key is printed only on request). */
 export interface CliLine {

@@ -10,9 +10,9 @@
  */
 import assert from "node:assert/strict";
 import { createPrivateKey, randomUUID, sign } from "node:crypto";
-import { request } from "undici";
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from "@pulumi-custody/emulator";
 import { type EndpointName, endpoints } from "@pulumi-custody/sdk/schema";
+import { request } from "undici";
 
 /** A JSON body read loosely: tests assert on its fields one by one. */
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked field by field in the tests.

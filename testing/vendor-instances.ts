@@ -1,5 +1,5 @@
 /**
- * Instances generated from the published OpenAPI document (test/fixtures/vendor-openapi), as fast-check
+ * Instances generated from the published OpenAPI document (testing/fixtures/vendor-openapi), as fast-check
  * arbitraries: what the real service may send or accept, according to its own schema rather than ours.
  *
  * Random generation alone rarely reaches a deep union's rarer variants, so the generator can be steered:

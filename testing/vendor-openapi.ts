@@ -5,9 +5,9 @@
  * plain validation lets through (the document leaves `additionalProperties` open).
  */
 import * as fs from "node:fs";
+import * as path from "node:path";
 import Ajv2020, { type ValidateFunction } from "ajv/dist/2020";
 import addFormats from "ajv-formats";
-import * as path from "node:path";
 
 type Schema = Record<string, unknown>;
 
@@ -25,7 +25,9 @@ export const VENDOR_DOCUMENT: {
     >
   >;
   components: { schemas: Record<string, Schema> };
-} = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "fixtures", "vendor-openapi", "openapi-0.2.0.json"), "utf8"));
+} = JSON.parse(
+  fs.readFileSync(path.join(__dirname, "..", "fixtures", "vendor-openapi", "openapi-0.2.0.json"), "utf8"),
+);
 
 const DOC_ID = "https://vendor.example/openapi-0.2.0.json";
 const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });

@@ -2,9 +2,10 @@
  * Figure 2: the data sources `getUsers` over 10,000 users and `getVaults` over 5,000 vaults, against the
  * minimum number of requests and against a hand-written minimal undici paging loop.
  */
+
+import { MAX_PAGE_SIZE, MAX_USERS_PAGE_SIZE } from "@pulumi-custody/sdk/schema";
+import { getUsers, getVaults } from "pulumi-custody";
 import { Agent } from "undici";
-import { getUsers, getVaults } from "../../provider/index";
-import { MAX_PAGE_SIZE, MAX_USERS_PAGE_SIZE } from "../../sdk/schema/index";
 import { startEmulatorProcess } from "../support/emulator-process";
 import type { Figure, FigureContext, FigureOutcome } from "../support/figure";
 import { formatMs } from "../support/format";

@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
-import { CustodyClient } from "../../sdk/index";
+import { CustodyClient } from "@pulumi-custody/sdk";
 import { enginePaths, pluginLauncherDir } from "../../test/support/pulumi-engine";
 import type { EmulatorProcess } from "../support/emulator-process";
 import { startEmulatorProcess } from "../support/emulator-process";

@@ -8,7 +8,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { SKIP_CHECKPOINTS_FROM } from "../../cli/import/command";
+import { SKIP_CHECKPOINTS_FROM } from "@pulumi-custody/cli";
 import {
   createLocalStack,
   disposeLocalStack,

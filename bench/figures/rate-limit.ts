@@ -5,7 +5,7 @@
  * allows at least, and that many requests at the rate limit. Drawn as `bench/rate-limit.svg`.
  */
 import * as os from "node:os";
-import type { RequestLogEntry } from "../../emulator/index";
+import type { RequestLogEntry } from "@pulumi-custody/emulator";
 import { type EmulatorProcess, startEmulatorProcess } from "../support/emulator-process";
 import { BENCH_CHAIN, expectCreates, noopStack } from "../support/engine-runs";
 import {

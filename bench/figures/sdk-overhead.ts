@@ -2,8 +2,9 @@
  * Figure 3: the sdk's cost per request against raw undici on the same endpoint, same server, same keep-alive
  * pool settings, no injected latency.
  */
+
+import { CustodyClient, type CustodyClientOptions } from "@pulumi-custody/sdk";
 import { Agent, request } from "undici";
-import { CustodyClient, type CustodyClientOptions } from "../../sdk/index";
 import { startEmulatorProcess } from "../support/emulator-process";
 import type { Figure, FigureContext, FigureOutcome } from "../support/figure";
 import { formatMs } from "../support/format";
@@ -49,7 +50,7 @@ export const sdkOverheadFigure: Figure = {
       "does by design, and request validation; both are fixed costs per call.",
     "Done: responses are validated by ajv-compiled validators translated from the same zod schemas " +
       "(`sdk/schema/compiled-validator.ts`; zod still runs for a body they reject, to word the error), compiled " +
-      "at build time (`scripts/build-validators.js`, ajv standalone code), so no request pays a compile. In-process, the vault's validation went from about 10 µs (zod) to about " +
+      "at build time (`sdk/scripts/build-validators.js`, ajv standalone code), so no request pays a compile. In-process, the vault's validation went from about 10 µs (zod) to about " +
       "2 µs; in this figure the client CPU gap at 16 in flight went from +37..50 µs to +7..8 µs over 3 runs each. " +
       "One at a time the gap is still +40..56 µs of client CPU on a loaded machine, which this figure alone " +
       "does not break down further.",

@@ -3,7 +3,7 @@
  * event loop with the client being measured. On 2 cores the client and the server then each have one.
  */
 import { spawn } from "node:child_process";
-import { EmulatorControlClient } from "../../emulator/control/client";
+import { EmulatorControlClient } from "@pulumi-custody/emulator";
 import { trackChild } from "./children";
 import { repoPath } from "./repo";
 

@@ -2,6 +2,9 @@
  * Pulumi stacks of the fixture programs under `bench/fixtures/`, run by the real engine through the
  * Automation API on a fresh `file://` backend (see `test/support/pulumi-engine.ts`).
  */
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import type { ConfigMap, Stack } from "@pulumi/pulumi/automation";
 import { createLocalStack, disposeLocalStack, enginePaths } from "../../test/support/pulumi-engine";
 import { repoPath } from "./repo";
@@ -22,7 +25,7 @@ export interface FixtureStackOptions {
 export async function createFixtureStack(options: FixtureStackOptions): Promise<Stack> {
   await enginePaths();
   const stack = await createLocalStack({
-    projectDir: repoPath("bench", "fixtures", options.fixture),
+    projectDir: installedFixture(options.fixture),
     stackName: options.stackName,
     envVars: options.envVars,
   });
@@ -47,4 +50,31 @@ export async function disposeFixtureStack(stack: Stack): Promise<void> {
  */
 export function engineDefaultParallel(cores: number): number {
   return 4 * cores;
+}
+
+const installed = new Map<string, string>();
+
+/**
+ * The project directory of a fixture. A fixture whose program the repository build compiles (`main` in dist/)
+ * runs from a copy in `dist/bench/programs/<fixture>` that holds pulumi-custody installed from its packed
+ * tarball (scripts/install-program.sh, once per process), so that its providers are serialized as in a user's
+ * stack; the others run where they are.
+ */
+function installedFixture(fixture: string): string {
+  const source = repoPath("bench", "fixtures", fixture);
+  const yaml = fs.readFileSync(path.join(source, "Pulumi.yaml"), "utf8");
+  const main = /^main: (.*dist\/.*)$/m.exec(yaml)?.[1];
+  if (main === undefined) return source;
+  let dir = installed.get(fixture);
+  if (dir === undefined) {
+    dir = repoPath("dist", "bench", "programs", fixture);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.copyFileSync(path.resolve(source, main), path.join(dir, "index.js"));
+    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), yaml.replace(/^main: .*$/m, "main: index.js"));
+    execFileSync("bash", [repoPath("scripts", "install-program.sh"), dir], {
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+    installed.set(fixture, dir);
+  }
+  return dir;
 }

@@ -29,7 +29,7 @@ async function main(): Promise<void> {
     "registration-cost",
     false,
   );
-  const { Vault, VaultAddress } = require("../../provider/index") as typeof import("../../provider/index");
+  const { Vault, VaultAddress } = require("pulumi-custody") as typeof import("pulumi-custody");
 
   // The no-op resource of bench/fixtures/noop-dynamic, same props.
   const noopProvider: import("@pulumi/pulumi").dynamic.ResourceProvider = {

@@ -3,7 +3,7 @@
  * in the shared endpoint table (`sdk/schema/endpoints.ts`), and the counts become a per-operation template that
  * the sdk replay (floor (a) of figure 1) repeats at the engine's concurrency.
  */
-import { type EndpointName, endpoints } from "../../sdk/schema/index";
+import { type EndpointName, endpoints } from "@pulumi-custody/sdk/schema";
 
 /** A request as the emulator logged it. */
 export interface LoggedRequest {

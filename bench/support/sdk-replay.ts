@@ -4,8 +4,8 @@
  * endpoints, the same number of each, with the same query parameters (identifying values such as a vault name
  * or id swapped for the replayed resource's own).
  */
-import type { CustodyClient } from "../../sdk/index";
-import { type EndpointName, endpoints } from "../../sdk/schema/index";
+import type { CustodyClient } from "@pulumi-custody/sdk";
+import { type EndpointName, endpoints } from "@pulumi-custody/sdk/schema";
 import {
   callsForOperation,
   endpointOf,

@@ -5,7 +5,7 @@
  *
  * Each provider object is a whole module's exports (./vault.ts, ./vault-address.ts). When that module was
  * loaded from a `node_modules` folder, as in every program that installs `pulumi-custody` (and in this
- * repository's own programs, through the copy that `npm run build` writes to `node_modules/pulumi-custody`),
+ * repository's own programs, which run from projects that install its packed tarball),
  * Pulumi's closure serializer writes a bare `require("pulumi-custody/provider-runtime/vault")` instead of
  * the object's code. Where it cannot (a linked or bundled copy), it serializes the module by value: a few
  * delegating methods and the loader of ./load-runtime.ts, no client, no setting, no credential.

@@ -7,8 +7,8 @@
 import * as assert from "node:assert/strict";
 import { inspect } from "node:util";
 import { type RunningEmulator, startEmulator } from "@pulumi-custody/emulator";
-import { CustodyAuthenticationError, CustodyClient, CustodyConfigurationError } from "../index";
 import { type LoopbackServer, startLoopbackServer } from "@pulumi-custody/testing";
+import { CustodyAuthenticationError, CustodyClient, CustodyConfigurationError } from "../index";
 import { testClient } from "./helpers";
 
 const EMPTY_LIST = { total: 0, page: 1, size: 1, vaults: [] };

@@ -1,13 +1,8 @@
 /** Constructor checks: https only (loopback http allowed), well-formed options, usable signing keys. */
 import { strict as assert } from "node:assert";
 import { generateKeyPairSync } from "node:crypto";
-import {
-  CustodyClient,
-  CustodyConfigurationError,
-  CustodyConnectionError,
-  isLoopbackHost,
-} from "../index";
 import { type LoopbackServer, startLoopbackServer } from "@pulumi-custody/testing";
+import { CustodyClient, CustodyConfigurationError, CustodyConnectionError, isLoopbackHost } from "../index";
 import { evmTransferRequest, evmVault, fixture, IDS, TOKEN, testClient } from "./helpers";
 
 function configError(fn: () => unknown): CustodyConfigurationError {

@@ -9,6 +9,7 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
+import { instancesOf, operationPointer, unionVariants } from "@pulumi-custody/testing";
 import fc from "fast-check";
 import { z } from "zod";
 import {
@@ -20,8 +21,6 @@ import {
 import { type EndpointName, type EndpointSpec, endpoints } from "../schema/endpoints";
 import { closedWorld, openEnum, openUnion } from "../schema/open";
 import { Vault } from "../schema/vaults";
-import { instancesOf, unionVariants } from "@pulumi-custody/testing";
-import { operationPointer } from "@pulumi-custody/testing";
 import { TOKEN } from "./helpers";
 
 const responsePointer = (spec: EndpointSpec) =>

@@ -4,13 +4,9 @@
  */
 import { strict as assert } from "node:assert";
 import { createPublicKey, verify } from "node:crypto";
+import { type LoopbackServer, type ScriptedResponse, startLoopbackServer } from "@pulumi-custody/testing";
 import type { CustodyClient } from "../index";
 import { endpoints } from "../schema/index";
-import {
-  type LoopbackServer,
-  type ScriptedResponse,
-  startLoopbackServer,
-} from "@pulumi-custody/testing";
 import {
   apiUser,
   cosmosChain,

@@ -3,6 +3,7 @@
  * success responses that break their schema lose nothing.
  */
 import { strict as assert } from "node:assert";
+import { type LoopbackServer, startLoopbackServer } from "@pulumi-custody/testing";
 import {
   CustodyAuthenticationError,
   CustodyBadRequestError,
@@ -17,7 +18,6 @@ import {
   CustodyTimeoutError,
   CustodyValidationError,
 } from "../index";
-import { type LoopbackServer, startLoopbackServer } from "@pulumi-custody/testing";
 import { evmVault, IDS, testClient } from "./helpers";
 
 const REQUEST_ID = "7d1c9a52-55c4-4d3a-a3c1-2f1c0e9b8a77";
@@ -280,7 +280,7 @@ describe("sdk errors: one class per status", () => {
       assert.ok(err.message.includes("A read changes nothing"), err.message);
     });
 
-    it("a write that took effect resolves instead (test/unit/sdk/response-validation.test.ts)", async () => {
+    it("a write that took effect resolves instead (response-validation.test.ts)", async () => {
       server.enqueue({ status: 201, body: oddVault });
       assert.deepEqual(await createVault(client), oddVault);
     });

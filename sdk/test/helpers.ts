@@ -4,8 +4,8 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { CustodyClient, type CustodyClientOptions } from "../index";
 import type { LoopbackServer } from "@pulumi-custody/testing";
+import { CustodyClient, type CustodyClientOptions } from "../index";
 
 /** The access token every test client uses; tests assert it never leaks. */
 export const TOKEN = "eyJhbGciOiJFZERTQSJ9.test-access-token.c2lnbmF0dXJl";

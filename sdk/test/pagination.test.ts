@@ -1,12 +1,8 @@
 /** `listAll`: largest page size, bounded parallel paging, items in order, early stop, and errors mid-way. */
 import { strict as assert } from "node:assert";
+import { type LoopbackServer, type RecordedRequest, startLoopbackServer } from "@pulumi-custody/testing";
 import { CustodyNotFoundError } from "../index";
 import { paginate } from "../pagination";
-import {
-  type LoopbackServer,
-  type RecordedRequest,
-  startLoopbackServer,
-} from "@pulumi-custody/testing";
 import { IDS, ownedAsset, personUser, testClient, userGroup } from "./helpers";
 
 /** A person user whose id encodes its position, so order can be checked. */

@@ -1,7 +1,7 @@
 /** The client-side token bucket, driven by an injected clock. */
 import { strict as assert } from "node:assert";
-import { RateLimiter } from "../transport/rate-limiter";
 import { type LoopbackServer, startLoopbackServer } from "@pulumi-custody/testing";
+import { RateLimiter } from "../transport/rate-limiter";
 import { evmVault, FakeTime, IDS, testClient } from "./helpers";
 
 describe("sdk rate limiter", () => {

@@ -10,6 +10,8 @@
 // The count of checks and of failures is printed at the end, like the emulator's conformance suite does.
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
+import * as path from "node:path";
+import { type LoopbackServer, startLoopbackServer, VENDOR_DOCUMENT } from "@pulumi-custody/testing";
 import {
   type CustodyClient,
   CustodyError,
@@ -18,9 +20,6 @@ import {
   responseValidationIssues,
 } from "../index";
 import { type EndpointName, type EndpointSpec, endpoints } from "../schema/endpoints";
-import { type LoopbackServer, startLoopbackServer } from "@pulumi-custody/testing";
-import { VENDOR_DOCUMENT } from "@pulumi-custody/testing";
-import * as path from "node:path";
 import { FIXTURES, fixture, testClient } from "./helpers";
 
 interface Exchange {

@@ -9,6 +9,7 @@
 import { strict as assert } from "node:assert";
 import { createServer, type Server, type Socket } from "node:net";
 import { inspect } from "node:util";
+import { type LoopbackServer, startLoopbackServer } from "@pulumi-custody/testing";
 import fc from "fast-check";
 import {
   CustodyClient,
@@ -18,7 +19,6 @@ import {
   responseValidationIssues,
 } from "../index";
 import { REDACTED, redactSecrets } from "../redact";
-import { type LoopbackServer, startLoopbackServer } from "@pulumi-custody/testing";
 import { IDS } from "./helpers";
 
 /** A token with slashes, so that the `\/` escape applies to it. */

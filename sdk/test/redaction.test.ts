@@ -4,8 +4,8 @@
  */
 import { strict as assert } from "node:assert";
 import { inspect } from "node:util";
-import { CustodyClient, CustodyError } from "../index";
 import { type LoopbackServer, startLoopbackServer } from "@pulumi-custody/testing";
+import { CustodyClient, CustodyError } from "../index";
 import { evmTransferRequest, fixture, IDS, TOKEN, testClient } from "./helpers";
 
 const PRIVATE_PEM = fixture("api-user-p256.pem");

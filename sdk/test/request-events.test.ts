@@ -1,8 +1,8 @@
 // The onRequest hook: one event per attempt with method, path, status or failure, duration and the time the
 // rate limiter held it, and nothing that could carry a credential.
 import { strict as assert } from "node:assert";
-import type { RequestEvent } from "../index";
 import { type LoopbackServer, startLoopbackServer } from "@pulumi-custody/testing";
+import type { RequestEvent } from "../index";
 import { evmVault, IDS, TOKEN, testClient } from "./helpers";
 
 describe("sdk onRequest events", () => {

@@ -3,8 +3,8 @@
  * the rule, in the service's own issue shape (`{loc, msg, type}`).
  */
 import { strict as assert } from "node:assert";
-import { type CustodyClient, CustodyValidationError } from "../index";
 import { type LoopbackServer, startLoopbackServer } from "@pulumi-custody/testing";
+import { type CustodyClient, CustodyValidationError } from "../index";
 import { evmTransferRequest, fixture, IDS, testClient } from "./helpers";
 
 interface Case {

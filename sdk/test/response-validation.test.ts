@@ -7,6 +7,7 @@
  * `"warn"`. Requests are still validated strictly.
  */
 import { strict as assert } from "node:assert";
+import { type LoopbackServer, startLoopbackServer } from "@pulumi-custody/testing";
 import {
   type CustodyClient,
   CustodyResponseValidationError,
@@ -14,7 +15,6 @@ import {
   type RequestEvent,
   responseValidationIssues,
 } from "../index";
-import { type LoopbackServer, startLoopbackServer } from "@pulumi-custody/testing";
 import { evmTransferRequest, evmVault, fixture, IDS, testClient, transactionRecord } from "./helpers";
 
 /** A vault whose `id` is certainly wrong (a number), not merely newer than this release. */

@@ -4,6 +4,7 @@
  */
 import { strict as assert } from "node:assert";
 import { createPublicKey, verify } from "node:crypto";
+import { type LoopbackServer, startLoopbackServer } from "@pulumi-custody/testing";
 import {
   CustodyAbortedError,
   CustodyConnectionError,
@@ -13,7 +14,6 @@ import {
   CustodyValidationError,
 } from "../index";
 import { parseRateLimitReset, parseRetryAfter, RetryPolicy } from "../transport/retry-policy";
-import { type LoopbackServer, startLoopbackServer } from "@pulumi-custody/testing";
 import {
   evmTransferRequest,
   evmVault,

@@ -4,6 +4,7 @@
  * locally, with an issue whose path names the offending field, and nothing is sent.
  */
 import { strict as assert } from "node:assert";
+import { type LoopbackServer, type RecordedRequest, startLoopbackServer } from "@pulumi-custody/testing";
 import fc from "fast-check";
 import type { z } from "zod";
 import { type CustodyClient, CustodyValidationError } from "../index";
@@ -28,11 +29,6 @@ import {
   VaultState,
   VaultType,
 } from "../schema/index";
-import {
-  type LoopbackServer,
-  type RecordedRequest,
-  startLoopbackServer,
-} from "@pulumi-custody/testing";
 import { evmVault, fixture, IDS, testClient, transactionRecord, utxoVaultAddress } from "./helpers";
 
 const RUNS = 60;

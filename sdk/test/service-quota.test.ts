@@ -2,9 +2,9 @@
 // what the current window has left, counting requests in flight, holds the rest until the reset, and so uses
 // the whole quota without a 429. An explicit requestsPerMinute stays a ceiling; a 429 pauses every caller.
 import { strict as assert } from "node:assert";
+import { type LoopbackServer, startLoopbackServer } from "@pulumi-custody/testing";
 import { CustodyClient } from "../index";
 import { parseQuotaHeaders, RateLimiter } from "../transport/rate-limiter";
-import { type LoopbackServer, startLoopbackServer } from "@pulumi-custody/testing";
 import { evmVault, FakeTime, IDS, testClient } from "./helpers";
 
 /** The service's side: fixed windows that restart at each reset, as docs/api-notes.md records them. */

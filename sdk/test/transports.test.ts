@@ -9,6 +9,7 @@ import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { promisify } from "node:util";
+import { type LoopbackServer, startLoopbackServer } from "@pulumi-custody/testing";
 import { Agent } from "undici";
 import {
   CustodyAbortedError,
@@ -17,7 +18,6 @@ import {
   CustodyConfigurationError,
   CustodyConnectionError,
 } from "../index";
-import { type LoopbackServer, startLoopbackServer } from "@pulumi-custody/testing";
 import { evmVault, FIXTURES, IDS, TOKEN, testClient } from "./helpers";
 
 const ok = { status: 200, body: evmVault };

@@ -7,12 +7,20 @@
 // - "future" instances, with an enum value or a union variant that the document does not list yet, are kept
 //   as they came, in requests and in responses.
 import * as assert from "node:assert/strict";
+import {
+  checkBody,
+  documentRef,
+  FUTURE_VALUE,
+  instancesOf,
+  operationPointer,
+  type UnionVariant,
+  unionVariants,
+  VENDOR_DOCUMENT,
+} from "@pulumi-custody/testing";
 import fc from "fast-check";
 import { MockAgent } from "undici";
 import { CustodyClient, CustodyValidationError } from "../index";
 import { type EndpointName, type EndpointSpec, endpoints } from "../schema/endpoints";
-import { FUTURE_VALUE, instancesOf, type UnionVariant, unionVariants } from "@pulumi-custody/testing";
-import { checkBody, documentRef, operationPointer, VENDOR_DOCUMENT } from "@pulumi-custody/testing";
 import { fixture, TOKEN } from "./helpers";
 
 const ORIGIN = "https://custody.test";

@@ -11,6 +11,7 @@ import {
   type Declared,
   declare,
   fixtureStack,
+  messagesFixtureDir,
   startTestEmulator,
   type TestEmulator,
   VAULT_TYPE,
@@ -99,7 +100,7 @@ describe("bad inputs fail at preview and name the property (real engine, emulato
     let program: Stack;
     before(async () => {
       program = await createLocalStack({
-        projectDir: repoPath("test", "fixtures", "messages"),
+        projectDir: await messagesFixtureDir(),
         stackName: "bad",
       });
       await configureForEmulator(program, emulator);

@@ -10,9 +10,10 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
+import type { DriftReport } from "@pulumi-custody/cli";
+import { freeLoopbackPort } from "@pulumi-custody/testing";
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
-import type { DriftReport } from "../../cli/drift/drift";
 import {
   type CustodyResult,
   custodyCli,
@@ -22,7 +23,6 @@ import {
   reviewProgramStack,
 } from "../support/custody-cli";
 import { startTestEmulator, stateResources, type TestEmulator } from "../support/e2e-custody";
-import { freeLoopbackPort } from "../support/free-port";
 import { disposeLocalStack, enginePaths, pluginLauncherDir, repoPath } from "../support/pulumi-engine";
 
 const schema = JSON.parse(fs.readFileSync(repoPath("cli", "drift", "report.schema.json"), "utf8"));

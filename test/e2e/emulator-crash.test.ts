@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { CustodyClient } from "../../sdk/index";
+import { CustodyClient } from "@pulumi-custody/sdk";
+import { type CliProcess, freeLoopbackPort, startCli } from "@pulumi-custody/testing";
 import {
   declare,
   fixtureStack,
@@ -15,8 +16,6 @@ import {
   VAULT_TYPE,
   type VaultSpec,
 } from "../support/e2e-custody";
-import { type CliProcess, startCli } from "../support/emulator-cli";
-import { freeLoopbackPort } from "../support/free-port";
 import { disposeLocalStack, enginePaths } from "../support/pulumi-engine";
 
 describe("an emulator killed right after an up (real engine, emulator process)", () => {

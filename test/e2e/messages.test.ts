@@ -8,6 +8,7 @@ import {
   configureForEmulator,
   declare,
   fixtureStack,
+  messagesFixtureDir,
   pulumiCli,
   startTestEmulator,
   stateResources,
@@ -33,7 +34,7 @@ describe("messages the CLI prints (real engine, emulator)", () => {
     let stack: Stack;
     before(async () => {
       stack = await createLocalStack({
-        projectDir: repoPath("test", "fixtures", "messages"),
+        projectDir: await messagesFixtureDir(),
         stackName: "data-sources",
       });
       await configureForEmulator(stack, emulator, { lookups: { value: JSON.stringify(lookups) } });

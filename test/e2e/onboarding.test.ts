@@ -17,8 +17,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
-import type { Vault } from "../../sdk/index";
-import { BlackBoxKeyType, UTXO_CHAIN_IDS, VAULT_TYPES } from "../../sdk/schema/index";
+import type { Vault } from "@pulumi-custody/sdk";
+import { BlackBoxKeyType, UTXO_CHAIN_IDS, VAULT_TYPES } from "@pulumi-custody/sdk/schema";
 import {
   apiAddresses,
   configureForEmulator,

@@ -7,10 +7,10 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { Vault, type VaultArgs } from "../../provider/index";
+import { Vault, type VaultArgs } from "pulumi-custody";
 import {
   configureForEmulator,
-  FIXTURE_DIR,
+  fixtureDir,
   startTestEmulator,
   type TestEmulator,
 } from "../support/e2e-custody";
@@ -63,10 +63,10 @@ describe("the custody policy pack (pulumi preview --policy-pack, real engine)", 
   /** Previews a program that declares `vaults`, with the pack and, when given, a policy config file. */
   async function preview(vaults: Declared[], policyConfig?: Record<string, unknown>): Promise<Outcome> {
     count += 1;
-    // The program runs in this process; FIXTURE_DIR only gives the project name and the directory the dynamic
+    // The program runs in this process; fixtureDir() only gives the project name and the directory the dynamic
     // provider starts in (it resolves @pulumi/pulumi and pulumi-custody from there).
     const stack: Stack = await createLocalStack({
-      projectDir: FIXTURE_DIR,
+      projectDir: await fixtureDir(),
       stackName: `policy${count}`,
       program: async () => {
         for (const v of vaults) new Vault(v.resource, v.args, { protect: v.protect });

@@ -6,7 +6,7 @@
 // x-ratelimit headers and never gets a 429.
 import * as assert from "node:assert/strict";
 import type { Stack } from "@pulumi/pulumi/automation";
-import type { RequestLogEntry } from "../../emulator/index";
+import type { RequestLogEntry } from "@pulumi-custody/emulator";
 import {
   declare,
   fixtureStack,

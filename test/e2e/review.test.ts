@@ -16,7 +16,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { UNKNOWN } from "../../provider/core/unknown";
+import { UNKNOWN } from "pulumi-custody/core";
 import {
   custodyCli,
   declareProgram,

@@ -11,7 +11,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
-import { packageSchema } from "../../plugin/schema";
+import { packageSchema } from "@pulumi-custody/plugin";
 import { enginePaths, pluginLauncherDir, repoPath } from "../support/pulumi-engine";
 
 const execFileAsync = promisify(execFile);

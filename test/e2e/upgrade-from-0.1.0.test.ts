@@ -6,9 +6,9 @@ import * as fs from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { CustodyClient } from "../../sdk/index";
-import { declare, FIXTURE_DIR, stateResources, VAULT_TYPE } from "../support/e2e-custody";
-import { type CliProcess, startCli } from "../support/emulator-cli";
+import { CustodyClient } from "@pulumi-custody/sdk";
+import { type CliProcess, startCli } from "@pulumi-custody/testing";
+import { declare, fixtureDir, stateResources, VAULT_TYPE } from "../support/e2e-custody";
 import { createLocalStack, disposeLocalStack, enginePaths, repoPath } from "../support/pulumi-engine";
 
 const FIXTURES = repoPath("test", "fixtures", "release-0.1.0");
@@ -29,7 +29,7 @@ describe("a stack deployed by release 0.1.0 (real engine, emulator process)", ()
     emulator = await startCli(["--state-file", stateFile]);
     client = new CustodyClient({ baseUrl: emulator.info.baseUrl, accessToken: emulator.info.accessToken });
     stack = await createLocalStack({
-      projectDir: FIXTURE_DIR,
+      projectDir: await fixtureDir(),
       stackName: "upgrade",
       envVars: {
         CUSTODY_BASE_URL: emulator.info.baseUrl,

@@ -19,8 +19,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../emulator/index";
-import { type Vault as ApiVault, CustodyClient, type UtxoVaultAddress } from "../../sdk/index";
+import { type EmulatorOptions, type RunningEmulator, startEmulator } from "@pulumi-custody/emulator";
+import { type Vault as ApiVault, CustodyClient, type UtxoVaultAddress } from "@pulumi-custody/sdk";
 import { createLocalStack, disposeLocalStack, repoPath } from "./pulumi-engine";
 import { installedProject } from "./release";
 
@@ -85,22 +85,73 @@ export interface Declared {
   addresses?: Record<string, AddressSpec>;
 }
 
-/** The fixture program that declares whatever the stack config lists (`test/fixtures/custody-stack`). */
-export const FIXTURE_DIR = repoPath("test", "fixtures", "custody-stack");
+/**
+ * A program of the repository (its `Pulumi.yaml` and compiled `main`), copied into the shared installed project
+ * ({@link installedProject}), where it loads `pulumi-custody` from the package's release tarball as a user's
+ * program does: its serialized providers are then `require("pulumi-custody/…")` (a workspace link would be
+ * serialized by value). Made once per process; resolves to the program's directory.
+ *
+ * @param name - the program's folder in the installed project
+ * @param project - the repository folder holding its `Pulumi.yaml`
+ * @param main - its compiled program, relative to the repository
+ */
+function installedProgram(name: string, project: string, main: string): Promise<string> {
+  let made = installedPrograms.get(name);
+  if (!made) {
+    made = (async () => {
+      const compiled = repoPath(main);
+      await requireBuilt(compiled);
+      const dir = path.join((await installedProject()).dir, "programs", name);
+      await fs.promises.mkdir(dir, { recursive: true });
+      await fs.promises.copyFile(compiled, path.join(dir, "index.js"));
+      const yaml = await fs.promises.readFile(repoPath(project, "Pulumi.yaml"), "utf8");
+      await fs.promises.writeFile(
+        path.join(dir, "Pulumi.yaml"),
+        yaml.replace(/^main: .*$/m, "main: index.js"),
+      );
+      return dir;
+    })();
+    installedPrograms.set(name, made);
+  }
+  return made;
+}
+const installedPrograms = new Map<string, Promise<string>>();
+
+/**
+ * The fixture program that declares whatever the stack config lists (`test/fixtures/custody-stack`), installed
+ * as a user's program ({@link installedProgram}).
+ */
+export function fixtureDir(): Promise<string> {
+  return installedProgram(
+    "custody-stack",
+    "test/fixtures/custody-stack",
+    "dist/test/fixtures/custody-stack/index.js",
+  );
+}
+
+/** The program that calls the data sources its stack config names (`test/fixtures/messages`), installed. */
+export function messagesFixtureDir(): Promise<string> {
+  return installedProgram("messages", "test/fixtures/messages", "dist/test/fixtures/messages/index.js");
+}
 
 /**
  * A stack of the fixture program, configured for `emulator`: base URL, the access token as a secret, and
  * the client-side rate limit off.
  */
 export async function fixtureStack(emulator: TestEmulator, stackName: string): Promise<Stack> {
-  await requireBuilt(repoPath("dist", "test", "fixtures", "custody-stack", "index.js"));
-  return configureForEmulator(await createLocalStack({ projectDir: FIXTURE_DIR, stackName }), emulator);
+  return configureForEmulator(
+    await createLocalStack({ projectDir: await fixtureDir(), stackName }),
+    emulator,
+  );
 }
 
-/** A stack of the root program (`/Pulumi.yaml`, compiled to `dist/index.js`), configured for `emulator`. */
+/**
+ * A stack of the root program (`/Pulumi.yaml`, compiled to `dist/index.js`), installed as the demo runs it
+ * ({@link installedProgram}), configured for `emulator`.
+ */
 export async function rootProgramStack(emulator: TestEmulator, stackName: string): Promise<Stack> {
-  await requireBuilt(repoPath("dist", "index.js"));
-  return configureForEmulator(await createLocalStack({ projectDir: repoPath(), stackName }), emulator);
+  const dir = await installedProgram("root", ".", "dist/index.js");
+  return configureForEmulator(await createLocalStack({ projectDir: dir, stackName }), emulator);
 }
 
 /**

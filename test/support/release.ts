@@ -14,7 +14,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { CustodyClient } from "../../sdk/index";
+import { CustodyClient } from "@pulumi-custody/sdk";
 import { pulumiCli } from "./e2e-custody";
 import { repoPath, runRepoScript } from "./pulumi-engine";
 

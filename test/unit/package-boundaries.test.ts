@@ -1,8 +1,10 @@
 /**
- * Each package depends on the others only through their public faces: its sources import another package by
- * its name and an entry point of that package's `exports` (never a relative path out of its own folder, never a
- * module behind another package's entry point), every package it imports is one of its `dependencies`, and the
- * resource type lists exist once (in the runtime core's resource descriptors).
+ * Each package depends on the others only through their public faces: its sources and its tests import another
+ * package by its name and an entry point of that package's `exports` (never a relative path out of its own
+ * folder, never a module behind another package's entry point), every package its sources import is one of its
+ * `dependencies` (its tests may use its `devDependencies` too), the suites and programs outside the packages
+ * (test/, bench/, examples/, index.ts) import them by name alone, and the resource type lists exist once (in the
+ * runtime core's resource descriptors).
  */
 import { strict as assert } from "node:assert";
 import fs from "node:fs";
@@ -17,6 +19,7 @@ interface Manifest {
   name: string;
   exports: Record<string, unknown>;
   dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
 }
 
@@ -49,6 +52,26 @@ function specifiers(file: string): string[] {
   );
 }
 
+/** What is wrong with importing `spec` from outside its own package, by name: `undefined` when nothing. */
+function publicEntryProblem(spec: string): string | undefined {
+  const [scopeOrName, maybeName, ...rest] = spec.split("/");
+  const name = scopeOrName!.startsWith("@") ? `${scopeOrName}/${maybeName}` : scopeOrName!;
+  const subpath = scopeOrName!.startsWith("@") ? rest : [maybeName, ...rest].filter(Boolean);
+  const other = byName.get(name);
+  if (!other) return undefined;
+  const entry = subpath.length === 0 ? "." : `./${subpath.join("/")}`;
+  if (!(entry in other.manifest.exports) || STATE_ONLY.has(entry))
+    return `"${spec}" is not a public entry point of ${name}`;
+  return undefined;
+}
+
+/** The package a specifier names, when it is one of the workspaces. */
+function workspacePackage(spec: string): string | undefined {
+  const [scopeOrName, maybeName] = spec.split("/");
+  const name = scopeOrName!.startsWith("@") ? `${scopeOrName}/${maybeName}` : scopeOrName!;
+  return byName.has(name) ? name : undefined;
+}
+
 describe("package boundaries", () => {
   for (const workspace of workspaces) {
     it(`${workspace}: imports other packages by name, through their public entry points only`, () => {
@@ -57,9 +80,11 @@ describe("package boundaries", () => {
         ...Object.keys(own.dependencies ?? {}),
         ...Object.keys(own.peerDependencies ?? {}),
       ]);
+      const declaredForTests = new Set([...declared, ...Object.keys(own.devDependencies ?? {})]);
       const problems: string[] = [];
       for (const file of sources(path.join(root, workspace))) {
         const where = path.relative(root, file);
+        const isTest = where.split(path.sep)[1] === "test";
         for (const spec of specifiers(file)) {
           if (spec.startsWith(".")) {
             // A data file is read at run time, from the compiled module in `dist/` (`../package.json` there is
@@ -77,19 +102,15 @@ describe("package boundaries", () => {
               problems.push(`${where}: "${spec}" leaves the package`);
             continue;
           }
-          const [scopeOrName, maybeName, ...rest] = spec.split("/");
-          const name = scopeOrName!.startsWith("@") ? `${scopeOrName}/${maybeName}` : scopeOrName!;
-          const subpath = scopeOrName!.startsWith("@") ? rest : [maybeName, ...rest].filter(Boolean);
-          const other = byName.get(name);
-          if (!other) continue;
-          if (other.workspace === workspace) {
+          const name = workspacePackage(spec);
+          if (name === undefined) continue;
+          if (name === own.name) {
             problems.push(`${where}: "${spec}" imports its own package by name`);
             continue;
           }
-          const entry = subpath.length === 0 ? "." : `./${subpath.join("/")}`;
-          if (!(entry in other.manifest.exports) || STATE_ONLY.has(entry))
-            problems.push(`${where}: "${spec}" is not a public entry point of ${name}`);
-          if (!declared.has(name))
+          const problem = publicEntryProblem(spec);
+          if (problem) problems.push(`${where}: ${problem}`);
+          if (!(isTest ? declaredForTests : declared).has(name))
             problems.push(`${where}: imports ${name}, which package.json does not list`);
         }
       }
@@ -97,17 +118,44 @@ describe("package boundaries", () => {
     });
   }
 
-  it("the plugin reaches the provider through pulumi-custody/core alone", () => {
+  it("the suites and programs outside the packages import them by name, through their public entry points", () => {
+    const packageDirs = workspaces.map((w) => path.join(root, w) + path.sep);
+    const files = [
+      ...["test", "bench", "examples"].flatMap((dir) => [...sources(path.join(root, dir))]),
+      path.join(root, "index.ts"),
+    ];
+    const problems: string[] = [];
+    for (const file of files) {
+      const where = path.relative(root, file);
+      for (const spec of specifiers(file)) {
+        if (spec.startsWith(".")) {
+          const target = path.resolve(path.dirname(file), spec);
+          if (packageDirs.some((dir) => target.startsWith(dir)))
+            problems.push(`${where}: "${spec}" reaches into a package's sources`);
+          continue;
+        }
+        const problem = publicEntryProblem(spec);
+        if (problem) problems.push(`${where}: ${problem}`);
+      }
+    }
+    assert.ok(files.length > 100, `only ${files.length} files found`);
+    assert.deepEqual(problems, []);
+  });
+
+  it("the plugin reaches the provider through pulumi-custody/core and its field types alone", () => {
     const seen = new Set<string>();
     for (const file of sources(path.join(root, "plugin")))
-      for (const spec of specifiers(file)) if (spec.startsWith("pulumi-custody")) seen.add(spec);
-    assert.deepEqual([...seen], ["pulumi-custody/core"]);
+      if (!path.relative(root, file).startsWith(`plugin${path.sep}test${path.sep}`))
+        for (const spec of specifiers(file)) if (spec.startsWith("pulumi-custody")) seen.add(spec);
+    assert.deepEqual([...seen].sort(), ["pulumi-custody/core", "pulumi-custody/field-types.json"]);
   });
 
   it("the resource type tokens are written once: in the core's resource descriptors", () => {
     const written: string[] = [];
     for (const workspace of workspaces)
       for (const file of sources(path.join(root, workspace))) {
+        // Tests assert the tokens; the packages' sources must derive them.
+        if (path.relative(root, file).split(path.sep)[1] === "test") continue;
         const text = fs.readFileSync(file, "utf8").replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, "");
         if (
           /"custody:index:(Vault|VaultAddress)"|"pulumi-nodejs:dynamic\/custody:(Vault|VaultAddress)"/.test(

@@ -1,0 +1,85 @@
+// One door for settings: every part of the package resolves a SettingsSource (explicit values, stack config,
+// the environment) with `settingsFrom` and gets a verified client from `connect`; the provider process does the
+// same from its configuration. A refused configured token with a working one in the environment switches the
+// client it already made to that token, rather than building a second client.
+import * as assert from "node:assert/strict";
+import { type RunningEmulator, startEmulator } from "@pulumi-custody/emulator";
+import { clientFor, currentSettings } from "../core/client";
+import {
+  CustodySettingsError,
+  checkSetting,
+  configure,
+  connect,
+  forgetVerifiedSettings,
+  readyClient,
+  settingsFrom,
+} from "../core/index";
+
+describe("one door for settings", () => {
+  let emulator: RunningEmulator;
+  const savedEnv = { ...process.env };
+  before(async () => {
+    emulator = await startEmulator({ host: "127.0.0.1", port: 0 });
+  });
+  after(async () => {
+    await emulator?.close();
+  });
+  afterEach(() => {
+    process.env = { ...savedEnv };
+    configure(undefined);
+    forgetVerifiedSettings();
+  });
+
+  it("settingsFrom: explicit values win over stack config, which wins over the environment; each origin is named", () => {
+    const env = { CUSTODY_BASE_URL: "https://env.test", CUSTODY_ACCESS_TOKEN: "env-token-0123456789" };
+    const config = (key: string) => ({ "custody:accessToken": "config-token-0123456789" })[key];
+    const fromAll = settingsFrom({ overrides: { baseUrl: "https://option.test" }, config, env });
+    assert.equal(fromAll.settings.baseUrl, "https://option.test");
+    assert.equal(fromAll.settings.accessToken, "config-token-0123456789");
+    assert.equal(fromAll.origins.baseUrl.source, "the baseUrl option");
+    assert.equal(fromAll.origins.accessToken.source, "stack config custody:accessToken");
+    const fromEnv = settingsFrom({ env });
+    assert.equal(fromEnv.origins.baseUrl.source, "the CUSTODY_BASE_URL environment variable");
+    assert.throws(() => settingsFrom({ env: {} }), CustodySettingsError);
+  });
+
+  it("checkSetting judges one value alone, by the rules of the resolution, and passes what is unset", () => {
+    assert.equal(checkSetting("baseUrl", "https://custody.example.com"), undefined);
+    assert.match(String(checkSetting("baseUrl", "ftp://x")), /custody:baseUrl: must be an https:\/\/ URL/);
+    assert.match(
+      String(checkSetting("maxRetries", "three")),
+      /custody:maxRetries: must be a non-negative integer/,
+    );
+    assert.equal(checkSetting("requestsPerMinute", 120), undefined);
+    assert.equal(checkSetting("accessToken", undefined), undefined);
+  });
+
+  it("connect: a verified client from explicit values; a refused token names where it came from, with no trace", async () => {
+    const client = await connect({
+      overrides: { baseUrl: emulator.baseUrl, accessToken: emulator.accessToken },
+    });
+    assert.ok((await client.vaults.list({ size: 1 })).total >= 0);
+
+    const err = await connect({
+      overrides: { baseUrl: emulator.baseUrl, accessToken: "wrong-token-0123456789" },
+    }).then(
+      () => assert.fail("a refused token must fail"),
+      (e: unknown) => e,
+    );
+    assert.ok(err instanceof CustodySettingsError);
+    assert.match(err.message, /refused the access token from the accessToken option \(401 Unauthorized\)/);
+    assert.doesNotMatch(err.message, /wrong-token/);
+    assert.equal(err.stack, "");
+  });
+
+  it("a refused configured token with a working one in the environment: the same client, switched to it", async () => {
+    process.env.CUSTODY_ACCESS_TOKEN = emulator.accessToken;
+    configure({ "custody:baseUrl": emulator.baseUrl, "custody:accessToken": "rotated-away-0123456789" });
+    const made = clientFor(currentSettings());
+
+    const ready = await readyClient();
+
+    assert.equal(ready, made, "no second client");
+    assert.ok((await ready.vaults.list({ size: 1 })).total >= 0, "it now sends the environment's token");
+  });
+});
