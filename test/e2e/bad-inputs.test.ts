@@ -16,7 +16,7 @@ import {
   type TestEmulator,
   VAULT_TYPE,
 } from "../support/e2e-custody";
-import { createLocalStack, disposeLocalStack, enginePaths, repoPath } from "../support/pulumi-engine";
+import { createLocalStack, disposeLocalStack, enginePaths } from "../support/pulumi-engine";
 
 const cases: Array<{ what: string; declared: Declared; resource: string; property: string }> = [
   {

@@ -15,7 +15,7 @@ import {
   type TestEmulator,
   VAULT_TYPE,
 } from "../support/e2e-custody";
-import { createLocalStack, disposeLocalStack, enginePaths, repoPath } from "../support/pulumi-engine";
+import { createLocalStack, disposeLocalStack, enginePaths } from "../support/pulumi-engine";
 
 describe("messages the CLI prints (real engine, emulator)", () => {
   let emulator: TestEmulator;
