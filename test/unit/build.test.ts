@@ -1,0 +1,62 @@
+/**
+ * The build is plain (docs/build.md): `tsc -b` and one generation step, no step that links or copies a package
+ * into node_modules, no root `dist/` of links into the packages, and every generator writes into its own
+ * package's output.
+ */
+import { strict as assert } from "node:assert";
+import fs from "node:fs";
+import path from "node:path";
+
+const root = path.resolve(__dirname, "..", "..", "..");
+const manifest = (dir: string) =>
+  JSON.parse(fs.readFileSync(path.join(root, dir, "package.json"), "utf8")) as {
+    name: string;
+    workspaces?: string[];
+    scripts?: Record<string, string>;
+  };
+
+function* symlinksUnder(dir: string): Generator<string> {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isSymbolicLink()) yield full;
+    else if (entry.isDirectory()) yield* symlinksUnder(full);
+  }
+}
+
+describe("the build", () => {
+  const { workspaces = [], scripts = {} } = manifest(".");
+
+  it("npm run build is tsc -b and one generation step", () => {
+    assert.equal(scripts.build, "tsc -b && npm run --silent generate --workspaces --if-present");
+  });
+
+  it("each package builds alone the same way, and its generation step runs only its own scripts", () => {
+    for (const workspace of workspaces) {
+      const own = manifest(workspace).scripts ?? {};
+      if (own.generate === undefined) continue;
+      assert.equal(own.build, "tsc -b && npm run --silent generate", workspace);
+      // Each command of the step is a script of the package itself, or the one shared by every package.
+      for (const command of own.generate.split("&&").map((c) => c.trim())) {
+        const script = /^node (\S+)$/.exec(command)?.[1];
+        assert.ok(script, `${workspace}: "${command}" runs a node script`);
+        assert.ok(
+          !script.startsWith("..") || script === "../scripts/emit-node10-types.js",
+          `${workspace}: "${command}" runs another package's script`,
+        );
+      }
+    }
+  });
+
+  it("no root dist/ of links: the compiled suites hold no symlink", () => {
+    assert.ok(fs.existsSync(path.join(root, "dist", "test")), "the root build wrote dist/test");
+    assert.deepEqual([...symlinksUnder(path.join(root, "dist"))], []);
+  });
+
+  it("node_modules holds npm's own workspace links, not copies made by the build", () => {
+    for (const workspace of workspaces) {
+      const installed = path.join(root, "node_modules", manifest(workspace).name);
+      assert.ok(fs.lstatSync(installed).isSymbolicLink(), `${installed} is a link`);
+      assert.equal(fs.realpathSync(installed), fs.realpathSync(path.join(root, workspace)));
+    }
+  });
+});
