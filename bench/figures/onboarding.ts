@@ -142,7 +142,7 @@ async function oursRound(
       execFileAsync(
         process.execPath,
         [
-          repoPath("dist", "cli", "custody.js"),
+          repoPath("cli", "dist", "custody.js"),
           "import",
           "--language",
           "yaml",

@@ -36,7 +36,7 @@ export interface EmulatorProcess {
 /** Starts the emulator CLI on a free loopback port and waits for its JSON line. */
 export async function startEmulatorProcess(options: EmulatorProcessOptions): Promise<EmulatorProcess> {
   const args = [
-    repoPath("dist", "emulator", "cli.js"),
+    repoPath("emulator", "dist", "cli.js"),
     "--host",
     "127.0.0.1",
     "--port",

@@ -1,5 +1,5 @@
 // The `custody` provider plugin (pulumi-resource-custody) under the real engine, against the emulator: the
-// plugin is found on PATH (a launcher of the built `dist/plugin/cli.js`), and a program declares its resources
+// plugin is found on PATH (a launcher of the built `plugin/dist/cli.js`), and a program declares its resources
 // by token (`custody:index:Vault`, `custody:index:VaultAddress`). Create, rename, drift and its repair,
 // archive on delete and restore, `pulumi import` of a vault made out of band, the bulk import file of
 // `custody-import-file`, and no secret in plain text in `pulumi stack export`.

@@ -39,11 +39,11 @@ export interface EnginePaths {
 
 /**
  * A directory under `root` holding `pulumi-resource-custody`, a launcher of the built plugin
- * (`dist/plugin/cli.js`): put it on a stack's `PATH` and the engine finds the `custody` provider there, as it
+ * (`plugin/dist/cli.js`): put it on a stack's `PATH` and the engine finds the `custody` provider there, as it
  * finds the `bin` entry of an installed package.
  */
 export async function pluginLauncherDir(root: string): Promise<string> {
-  const cli = repoPath("dist", "plugin", "cli.js");
+  const cli = repoPath("plugin", "dist", "cli.js");
   await fs.promises.access(cli).catch(() => {
     throw new Error(`${cli} is missing: run \`npm run build\` first`);
   });

@@ -9,8 +9,8 @@ describe("bench: engine roles from command lines", () => {
       ["/usr/bin/node /p/node_modules/@pulumi/pulumi/cmd/run --monitor=x .", "program"],
       ["/usr/bin/node /p/node_modules/@pulumi/pulumi/cmd/dynamic-provider 127.0.0.1:4000", "provider"],
       // The custody plugin, through the launcher of test/support/pulumi-engine.ts (pluginLauncherDir).
-      ["node /repo/dist/plugin/cli.js 127.0.0.1:4000", "provider"],
-      ["/usr/bin/node /repo/dist/emulator/cli.js --port 0", "other"],
+      ["node /repo/plugin/dist/cli.js 127.0.0.1:4000", "provider"],
+      ["/usr/bin/node /repo/emulator/dist/cli.js --port 0", "other"],
     ];
     for (const [cmdline, role] of cases) assert.equal(engineRole(cmdline), role, cmdline);
   });
