@@ -101,7 +101,8 @@ export function engineRole(cmdline: string): EngineRole {
   const [exe = "", script = ""] = cmdline.split(" ");
   const isNode = /(^|\/)node$/.test(exe);
   // The dynamic providers' host, and the custody plugin (its launcher runs `node <plugin package>/dist/cli.js`).
-  if (isNode && (script.includes("dynamic-provider") || /\/plugin\/dist\/cli\.js$/.test(script))) return "provider";
+  if (isNode && (script.includes("dynamic-provider") || /\/plugin\/dist\/cli\.js$/.test(script)))
+    return "provider";
   if (isNode && cmdline.includes("cmd/run")) return "program";
   if (/(^|\/)pulumi-language-nodejs$/.test(exe)) return "language host";
   if (/(^|\/)pulumi$/.test(exe)) return "pulumi CLI";

@@ -9,7 +9,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { configureForEmulator, type TestEmulator } from "./e2e-custody";
+import { configureForEmulator, installedProgramFolder, type TestEmulator } from "./e2e-custody";
 import { createLocalStack, repoPath } from "./pulumi-engine";
 
 const execFileAsync = promisify(execFile);
@@ -48,7 +48,8 @@ export interface ProgramDeclaration {
 }
 
 /**
- * A stack of test/fixtures/review/program on `path`, configured for `emulator`. `binPath` is the stack's
+ * A stack of test/fixtures/review/program on `path`, run from the installed project (where pulumi-custody
+ * comes from its release tarball), configured for `emulator`. `binPath` is the stack's
  * PATH: the engine's bin directory and, for the plugin path, a `pulumi-resource-custody` launcher.
  */
 export async function reviewProgramStack(
@@ -58,7 +59,7 @@ export async function reviewProgramStack(
   binPath: string,
 ): Promise<Stack> {
   const stack = await createLocalStack({
-    projectDir: repoPath("test", "fixtures", "review", "program"),
+    projectDir: await installedProgramFolder("review", "test/fixtures/review/program"),
     stackName,
     envVars: { PATH: binPath },
   });

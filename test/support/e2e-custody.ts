@@ -118,6 +118,23 @@ function installedProgram(name: string, project: string, main: string): Promise<
 const installedPrograms = new Map<string, Promise<string>>();
 
 /**
+ * A plain JavaScript program of the repository (a folder with its `Pulumi.yaml`, no build step), copied whole
+ * into the shared installed project, as {@link installedProgram} does for a compiled one.
+ */
+export function installedProgramFolder(name: string, folder: string): Promise<string> {
+  let made = installedPrograms.get(name);
+  if (!made) {
+    made = (async () => {
+      const dir = path.join((await installedProject()).dir, "programs", name);
+      await fs.promises.cp(repoPath(folder), dir, { recursive: true });
+      return dir;
+    })();
+    installedPrograms.set(name, made);
+  }
+  return made;
+}
+
+/**
  * The fixture program that declares whatever the stack config lists (`test/fixtures/custody-stack`), installed
  * as a user's program ({@link installedProgram}).
  */
