@@ -6,10 +6,10 @@
 #   1. a `pulumi` already on PATH that reports the pinned version (plus a pulumi-language-nodejs beside it);
 #   2. a cached build under $PULUMI_CUSTODY_CACHE (default ~/.cache/pulumi-custody);
 #   3. a fresh build from Go modules, then cached:
-#        - the CLI from engine/pulumi-cli (github.com/pulumi/pulumi/pkg/v3, checksums in its go.sum), built once;
-#        - our language host from engine/language-nodejs, rebuilt whenever its source changes;
-#        - our Python language host from engine/language-python (for the tests of Python programs), likewise;
-#        - the upstream YAML language host, pulumi-language-yaml, from engine/language-yaml (the module
+#        - the CLI from scripts/pulumi-cli (github.com/pulumi/pulumi/pkg/v3, checksums in its go.sum), built once;
+#        - our language host from language-hosts/nodejs, rebuilt whenever its source changes;
+#        - our Python language host from language-hosts/python (for the tests of Python programs), likewise;
+#        - the upstream YAML language host, pulumi-language-yaml, from language-hosts/yaml (the module
 #          github.com/pulumi/pulumi-yaml at the version pinned there, checksums in its go.sum), for Pulumi YAML
 #          programs. It is a binary of its own with its own github.com/pulumi/pulumi/pkg/v3, so one build serves
 #          every CLI version: it is built once into $PULUMI_CUSTODY_CACHE/pulumi-language-yaml-v<version> and
@@ -24,13 +24,13 @@ CACHE_ROOT="${PULUMI_CUSTODY_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-custo
 VERSION_DIR="$CACHE_ROOT/pulumi-v$PULUMI_VERSION"
 BIN_DIR="$VERSION_DIR/bin"
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-HOST_SRC="$REPO_ROOT/engine/language-nodejs"
-CLI_SRC="$REPO_ROOT/engine/pulumi-cli"
+HOST_SRC="$REPO_ROOT/language-hosts/nodejs"
+CLI_SRC="$REPO_ROOT/scripts/pulumi-cli"
 # Records which source the cached language host was built from.
 HOST_STAMP="$BIN_DIR/.pulumi-language-nodejs.source-sha256"
-PY_HOST_SRC="$REPO_ROOT/engine/language-python"
+PY_HOST_SRC="$REPO_ROOT/language-hosts/python"
 PY_HOST_STAMP="$BIN_DIR/.pulumi-language-python.source-sha256"
-YAML_HOST_SRC="$REPO_ROOT/engine/language-yaml"
+YAML_HOST_SRC="$REPO_ROOT/language-hosts/yaml"
 YAML_VERSION="$(sed -nE 's/^require github\.com\/pulumi\/pulumi-yaml v([0-9.]+)$/\1/p' "$YAML_HOST_SRC/go.mod")"
 YAML_CACHE="$CACHE_ROOT/pulumi-language-yaml-v$YAML_VERSION"
 YAML_STAMP_NAME=".pulumi-language-yaml.source-sha256"
@@ -46,9 +46,9 @@ reports_pinned_version() { # $1 = path to a pulumi binary
 
 # Hash of every file of the language host, by path relative to its directory, so the cache follows
 # source edits but not the checkout location.
-# A host is rebuilt when its own source or the code both hosts share (engine/hostkit) changes.
+# A host is rebuilt when its own source or the code both hosts share (language-hosts/hostkit) changes.
 host_source_hash() { # $1 = source dir (default: the Node.js host)
-  (cd "$REPO_ROOT/engine" && find "$(basename "${1:-$HOST_SRC}")" hostkit -type f -print0 | LC_ALL=C sort -z |
+  (cd "$REPO_ROOT/language-hosts" && find "$(basename "${1:-$HOST_SRC}")" hostkit -type f -print0 | LC_ALL=C sort -z |
     xargs -0 sha256sum | sha256sum | cut -d' ' -f1)
 }
 
@@ -69,7 +69,7 @@ install_provider_plugin() { # $1 = bin dir
 cli_ready() { [ -x "$BIN_DIR/pulumi" ] && reports_pinned_version "$BIN_DIR/pulumi"; }
 host_ready() { [ -x "$BIN_DIR/pulumi-language-nodejs" ] && [ "$(cat "$HOST_STAMP" 2>/dev/null)" = "$(host_source_hash)" ]; }
 py_host_ready() { [ -x "$BIN_DIR/pulumi-language-python-exec" ] && [ "$(cat "$PY_HOST_STAMP" 2>/dev/null)" = "$(host_source_hash "$PY_HOST_SRC")" ]; }
-# The YAML host follows its pinned module (go.mod, go.sum, tools.go), not engine/hostkit: it is upstream's.
+# The YAML host follows its pinned module (go.mod, go.sum, tools.go), not language-hosts/hostkit: it is upstream's.
 yaml_source_hash() { (cd "$YAML_HOST_SRC" && sha256sum go.mod go.sum tools.go | sha256sum | cut -d' ' -f1); }
 yaml_built() { # $1 = dir holding a pulumi-language-yaml and its stamp
   [ -x "$1/pulumi-language-yaml" ] && [ "$(cat "$1/$YAML_STAMP_NAME" 2>/dev/null)" = "$(yaml_source_hash)" ]
@@ -105,7 +105,8 @@ flock 9
 if cache_ready; then echo "$BIN_DIR"; exit 0; fi
 
 # The Go checksum database is not reachable from build machines that only see the module proxy.
-# Integrity comes from the go.sum files committed in engine/, which -mod=readonly enforces.
+# Integrity comes from the go.sum files committed in scripts/pulumi-cli and language-hosts/, which
+# -mod=readonly enforces.
 export GOTOOLCHAIN=local CGO_ENABLED=0 GOSUMDB=off GOFLAGS="${GOFLAGS:-} -mod=readonly"
 LDF="-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$PULUMI_VERSION"
 build() { # $1 = output name, $2 = module dir, $3 = package
@@ -118,7 +119,7 @@ step() { log "[$((SECONDS - started))s] $*"; }
 if ! cli_ready; then
   cli_src="$CLI_SRC"
   if ! grep -q "github.com/pulumi/pulumi/pkg/v3 v$PULUMI_VERSION\$" "$CLI_SRC/go.mod"; then
-    # Another version than the one pinned in engine/: resolve it in a scratch copy (no pinned checksums).
+    # Another version than the one pinned in scripts/pulumi-cli: resolve it in a scratch copy (no pinned checksums).
     cli_src="$VERSION_DIR/pulumi-cli"
     step "resolving github.com/pulumi/pulumi/pkg/v3 v$PULUMI_VERSION in $cli_src"
     rm -rf "$cli_src" && mkdir -p "$cli_src" && cp "$CLI_SRC/go.mod" "$CLI_SRC/go.sum" "$CLI_SRC/tools.go" "$cli_src/"
@@ -146,14 +147,14 @@ fi
 
 if ! host_ready; then
   hash="$(host_source_hash)"
-  step "compiling pulumi-language-nodejs from engine/language-nodejs"
+  step "compiling pulumi-language-nodejs from language-hosts/nodejs"
   build pulumi-language-nodejs "$HOST_SRC" .
   echo "$hash" >"$HOST_STAMP"
 fi
 
 if ! py_host_ready; then
   hash="$(host_source_hash "$PY_HOST_SRC")"
-  step "compiling pulumi-language-python from engine/language-python"
+  step "compiling pulumi-language-python from language-hosts/python"
   build pulumi-language-python "$PY_HOST_SRC" .
   # Its executor script ships in the sdk/v3 Go module (python/cmd), next to the host as upstream installs it.
   sdk_dir="$(cd "$PY_HOST_SRC" && go list -m -f '{{.Dir}}' github.com/pulumi/pulumi/sdk/v3)"
@@ -162,7 +163,7 @@ if ! py_host_ready; then
 fi
 
 if ! yaml_host_ready; then
-  [ -n "$YAML_VERSION" ] || die "engine/language-yaml/go.mod names no github.com/pulumi/pulumi-yaml version"
+  [ -n "$YAML_VERSION" ] || die "language-hosts/yaml/go.mod names no github.com/pulumi/pulumi-yaml version"
   if ! yaml_built "$YAML_CACHE"; then
     mkdir -p "$YAML_CACHE"
     # Another CLI version's run may be building it: one build per cache.
@@ -170,7 +171,7 @@ if ! yaml_host_ready; then
     flock 8
     if ! yaml_built "$YAML_CACHE"; then
       hash="$(yaml_source_hash)"
-      step "compiling pulumi-language-yaml v$YAML_VERSION from engine/language-yaml (once per machine, about 2 minutes)"
+      step "compiling pulumi-language-yaml v$YAML_VERSION from language-hosts/yaml (once per machine, about 2 minutes)"
       (cd "$YAML_HOST_SRC" && go mod download >&2 && go build -trimpath -tags osusergo,grpcnotrace \
         -ldflags "-s -w -X github.com/pulumi/pulumi-yaml/pkg/version.Version=v$YAML_VERSION" \
         -o "$YAML_CACHE/pulumi-language-yaml.tmp" github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml >&2)

@@ -9,7 +9,7 @@ set -euo pipefail
 
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CACHE_ROOT="${PULUMI_CUSTODY_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-custody}"
-# The pip package `pulumi` of the same version as the CLI we build (engine/pulumi-cli).
+# The pip package `pulumi` of the same version as the CLI we build (scripts/pulumi-cli).
 PULUMI_PIP_VERSION="${PULUMI_PIP_VERSION:-3.248.0}"
 PYTHON="${PYTHON:-python3}"
 

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # The second test leg: the unit and end-to-end suites on the newest releases users run (the newest Node LTS, the newest
-# @pulumi/pulumi on the registry, the newest CLI that builds from the Go module proxy; engine/current-versions.env),
+# @pulumi/pulumi on the registry, the newest CLI that builds from the Go module proxy; scripts/current-versions.env),
 # in a copy of this checkout so that the first leg's node_modules stay as locked.
 # Writes mocha's output to $1/current-unit.log and $1/current-e2e.log; exits non-zero when a suite fails.
 set -euo pipefail
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 logs="${1:?usage: test-current.sh <log dir>}"
 # shellcheck source=/dev/null
-source "$REPO_ROOT/engine/current-versions.env"
+source "$REPO_ROOT/scripts/current-versions.env"
 step() { printf '\n==> %s\n' "$*"; }
 
 step "Node $NODE_CURRENT (scripts/install-node.sh)"

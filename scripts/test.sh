@@ -19,7 +19,7 @@ step "Unit tests (mocha)"
 npx mocha 2>&1 | tee "$logs/unit.log" || status=1
 
 step "Go tests of the language hosts and the code they share (go test)"
-for module in engine/language-*/ engine/hostkit/; do
+for module in language-hosts/*/; do
   log="$logs/go-$(basename "$module").golog"
   (cd "$module" && go test -count=1 -v ./...) > "$log" 2>&1 || status=1
   grep -E "^(--- |ok|FAIL)" "$log" || true
@@ -34,7 +34,7 @@ npx mocha --config .mocharc.e2e.json 2>&1 | tee "$logs/e2e.log" || status=1
 
 pinned_duration=$((SECONDS - pinned_start))
 
-# The same suites again on the newest Node, @pulumi/pulumi and CLI (engine/current-versions.env).
+# The same suites again on the newest Node, @pulumi/pulumi and CLI (scripts/current-versions.env).
 newest_start=$SECONDS
 step "Second leg: the newest releases (scripts/test-current.sh)"
 bash scripts/test-current.sh "$logs" || status=1

@@ -1,4 +1,4 @@
-// The Node.js language host (engine/language-nodejs) through the real CLI: policy packs (RunPlugin),
+// The Node.js language host (language-hosts/nodejs) through the real CLI: policy packs (RunPlugin),
 // required plugins from node_modules (GetRequiredPackages), `pulumi install` (InstallDependencies),
 // nodeargs with quotes, and Ctrl-C (Cancel). Each project is written to a temp dir; the ones that run a
 // program link the repository's node_modules for @pulumi/pulumi.

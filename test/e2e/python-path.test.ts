@@ -3,7 +3,7 @@
 // installed from their release files (scripts/release-artifacts.sh; test/support/release.ts).
 //
 // From Python: examples/python-quickstart, copied out of the repository, on the SDK's wheel installed by pip into
-// a new virtualenv, run by our Python language host (engine/language-python) under the real CLI, against the
+// a new virtualenv, run by our Python language host (language-hosts/python) under the real CLI, against the
 // emulator. Create, rename, drift detected by `preview --refresh --expect-no-changes` and repaired, archive on
 // delete and restore on recreate, adoption (`adoptExisting`), `pulumi import`, and `pulumi install` creating the
 // project's virtualenv from its requirements.txt. The steps share one stack and run in order.

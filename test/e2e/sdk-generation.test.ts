@@ -1,5 +1,5 @@
 // The plugin's SDKs and programs as users generate them, with the Pulumi CLI and the language hosts
-// (engine/language-nodejs, engine/language-python), which run the codegen of the CLI's version:
+// (language-hosts/nodejs, language-hosts/python), which run the codegen of the CLI's version:
 // - `pulumi package gen-sdk` (GeneratePackage): the Python and TypeScript SDKs carry the schema's version, our
 //   package names and the Pulumi SDK we test with, and every resource and function of the schema has its class
 //   or function with every input;

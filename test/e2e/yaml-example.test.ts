@@ -59,13 +59,13 @@ describe("examples/yaml-vaults: a Pulumi YAML program on the upstream YAML host 
     if (tempRoot) await fs.promises.rm(tempRoot, { recursive: true, force: true });
   });
 
-  it("the YAML host that runs it is the upstream one, at the version engine/language-yaml pins", async () => {
+  it("the YAML host that runs it is the upstream one, at the version language-hosts/yaml pins", async () => {
     const { stdout } = await pulumiCli(stack, ["about", "--json"]);
     const about = JSON.parse(stdout) as { plugins?: { name: string; kind: string; version?: string }[] };
     const pinned = /^require github\.com\/pulumi\/pulumi-yaml v([0-9.]+)$/m.exec(
-      fs.readFileSync(repoPath("engine", "language-yaml", "go.mod"), "utf8"),
+      fs.readFileSync(repoPath("language-hosts", "yaml", "go.mod"), "utf8"),
     )?.[1];
-    assert.ok(pinned, "engine/language-yaml/go.mod pins a pulumi-yaml version");
+    assert.ok(pinned, "language-hosts/yaml/go.mod pins a pulumi-yaml version");
     const host = about.plugins?.find((p) => p.kind === "language" && p.name === "yaml");
     assert.equal(host?.version, pinned, stdout);
     assert.ok(

@@ -162,7 +162,7 @@ export function programToolVersions(): { pulumi: string; typescript: string; typ
     ).version;
   return {
     pulumi: version("@pulumi/pulumi"),
-    // The second leg sets the newest TypeScript that @pulumi/pulumi admits (engine/current-versions.env).
+    // The second leg sets the newest TypeScript that @pulumi/pulumi admits (scripts/current-versions.env).
     typescript: process.env.CUSTODY_TEST_TYPESCRIPT ?? version("typescript"),
     typesNode: "^20.19.0",
   };

@@ -10,7 +10,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/workspace"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 
-	"pulumi-custody.local/engine/hostkit"
+	"pulumi-custody.local/language-hosts/hostkit"
 )
 
 // nodeRuntime is the runtime the generated code targets; this host runs Node.js only (no Bun).

@@ -1,5 +1,5 @@
-// Code the two language hosts share (doc.go); the same versions as engine/pulumi-cli.
-module pulumi-custody.local/engine/hostkit
+// Code the two language hosts share (doc.go); the same versions as scripts/pulumi-cli.
+module pulumi-custody.local/language-hosts/hostkit
 
 go 1.25.11
 

@@ -1,5 +1,5 @@
 // Pins the upstream YAML language host (see tools.go); scripts/install-pulumi.sh compiles it from here.
-module pulumi-custody.local/engine/language-yaml
+module pulumi-custody.local/language-hosts/yaml
 
 go 1.24.7
 

@@ -12,7 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 
-	"pulumi-custody.local/engine/hostkit"
+	"pulumi-custody.local/language-hosts/hostkit"
 )
 
 // RunPlugin runs a plugin written in Node.js: a policy pack (kind "analyzer", what

@@ -23,7 +23,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/protobuf/types/known/emptypb"
 
-	"pulumi-custody.local/engine/hostkit"
+	"pulumi-custody.local/language-hosts/hostkit"
 )
 
 // executorName is the script that runs the program inside Python (pulumi-language-python-exec of the

@@ -13,7 +13,7 @@ import (
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/protobuf/types/known/emptypb"
 
-	"pulumi-custody.local/engine/hostkit"
+	"pulumi-custody.local/language-hosts/hostkit"
 )
 
 // startSleepingProgram runs, through Run, a runner script that writes its pid and never ends. With

@@ -8,7 +8,7 @@ import (
 
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 
-	"pulumi-custody.local/engine/hostkit"
+	"pulumi-custody.local/language-hosts/hostkit"
 )
 
 // Run runs the program with @pulumi/pulumi/cmd/run. Unlike upstream, the program talks to the

@@ -1,11 +1,9 @@
-module pulumi-custody.local/engine/language-nodejs
+// The Python language host (main.go); the same versions as scripts/pulumi-cli, whose CLI build fills the Go build cache.
+module pulumi-custody.local/language-hosts/python
 
 go 1.25.11
 
 require (
-	github.com/blang/semver v3.5.1+incompatible
-	github.com/google/shlex v0.0.0-20191202100458-e7afc7fbc510
-	github.com/hashicorp/hcl/v2 v2.24.0
 	github.com/pulumi/pulumi/pkg/v3 v3.248.0
 	github.com/pulumi/pulumi/sdk/v3 v3.248.0
 	google.golang.org/grpc v1.81.1
@@ -21,6 +19,7 @@ require (
 	github.com/atotto/clipboard v0.1.4 // indirect
 	github.com/aymanbagabas/go-osc52/v2 v2.0.1 // indirect
 	github.com/bazelbuild/buildtools v0.0.0-20260211083412-859bfffeef82 // indirect
+	github.com/blang/semver v3.5.1+incompatible // indirect
 	github.com/cenkalti/backoff/v5 v5.0.3 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/charmbracelet/bubbles v1.0.0 // indirect
@@ -55,6 +54,7 @@ require (
 	github.com/hashicorp/errwrap v1.1.0 // indirect
 	github.com/hashicorp/go-multierror v1.1.1 // indirect
 	github.com/hashicorp/go-version v1.9.0 // indirect
+	github.com/hashicorp/hcl/v2 v2.24.0 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/json-iterator/go v1.1.12 // indirect
 	github.com/kevinburke/ssh_config v1.6.0 // indirect
@@ -129,7 +129,11 @@ require (
 	lukechampine.com/frand v1.5.1 // indirect
 )
 
-require pulumi-custody.local/engine/hostkit v0.0.0
+// Same fork the upstream release build uses (a Windows-only fix); keeps the dependency graph
+// identical to the released CLI.
+replace github.com/atotto/clipboard => github.com/tgummerer/clipboard v0.0.0-20241001131231-d02d263e614e
+
+require pulumi-custody.local/language-hosts/hostkit v0.0.0
 
 // The code both language hosts share, built from the repository.
-replace pulumi-custody.local/engine/hostkit => ../hostkit
+replace pulumi-custody.local/language-hosts/hostkit => ../hostkit

@@ -1,5 +1,5 @@
 // Pins the Pulumi CLI build (see tools.go); scripts/install-pulumi.sh compiles it from here.
-module pulumi-custody.local/engine/pulumi-cli
+module pulumi-custody.local/scripts/pulumi-cli
 
 go 1.25.11
 
