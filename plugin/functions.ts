@@ -4,7 +4,8 @@
  * returned as `{ items: [...] }` and a keyed result as `{ items: { <id>: ... } }`, since an invoke answers with an
  * object of fixed fields.
  */
-import { DATA_SOURCES, type DataSourceSpec, readyClient } from "pulumi-custody/core";
+import { providerClient } from "pulumi-custody/core";
+import { DATA_SOURCES, type DataSourceSpec } from "pulumi-custody/data-sources";
 import { unwrap } from "./properties";
 import type { Failure } from "./provider";
 import { PACKAGE } from "./tokens";
@@ -31,7 +32,7 @@ export async function invoke(
       `unknown function ${token}: the ${PACKAGE} provider has ${Object.keys(DATA_SOURCES).map(functionToken).join(", ")}`,
     );
   }
-  const result = await run(unwrap(args).values, { client: await readyClient() });
+  const result = await run(unwrap(args).values, { client: await providerClient() });
   const kind = FUNCTION_SPECS[name!]?.kind;
   const value = kind === "list" || kind === "keyed" ? { items: result } : (result as Record<string, unknown>);
   return { value: JSON.parse(JSON.stringify(value ?? {})), failures: [] };

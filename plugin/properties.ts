@@ -10,7 +10,7 @@
  * `declaredVaultGroupIds` in plain text in the state.
  *
  * Unknown values (previews) keep the engine's placeholder string, which the runtime already understands
- * (`provider/runtime/unknown.ts`).
+ * (`provider/core/host/unknown-values.ts`).
  */
 import { UNKNOWN } from "pulumi-custody/core";
 

@@ -12,7 +12,6 @@
  */
 import {
   ADOPT_ONLY_VAULT_TYPES,
-  type DataSourceSpec,
   type FieldReader,
   pendingVaultGroupProposalSchema,
   type ResourceDescriptor,
@@ -22,6 +21,7 @@ import {
   vaultDetailFields,
   vaultResource,
 } from "pulumi-custody/core";
+import type { DataSourceSpec } from "pulumi-custody/data-sources";
 import { z } from "zod";
 import { FUNCTION_SPECS, functionToken } from "./functions";
 import { PACKAGE } from "./tokens";

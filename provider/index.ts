@@ -13,6 +13,29 @@
  */
 // The public API, listed in provider/README.md; nothing else is exported (mappers and helpers stay inside).
 
+export { type CustodyConnection, connect } from "./core/settings/connect";
+export {
+  type ConfigLookup,
+  type CustodySettings,
+  CustodySettingsError,
+  type SettingsSource,
+} from "./core/settings/sources";
+export type {
+  CreatableKeyType,
+  CreatableVaultType,
+  PendingVaultGroupProposal,
+  UtxoChain,
+  VaultAcquisition,
+  VaultDetails,
+  VaultInputs,
+  VaultOutputs,
+} from "./core/vault/types";
+export type {
+  AddressAcquisition,
+  CreatableAddressType,
+  VaultAddressInputs,
+  VaultAddressOutputs,
+} from "./core/vault-address/types";
 export {
   type BlockchainExplorerInfo,
   type BlockchainInfo,
@@ -25,8 +48,8 @@ export {
   getSuggestedFees,
   getSuggestedFeesOutput,
   type SuggestedFee,
-} from "./core/data-sources/blockchains";
-export type { DataSourceOptions, InputsOf } from "./core/data-sources/options";
+} from "./data-sources/blockchains";
+export type { DataSourceOptions, InputsOf } from "./data-sources/options";
 export {
   type GetUserArgs,
   type GetUserGroupArgs,
@@ -44,13 +67,13 @@ export {
   type UserGroupMembership,
   type UserGroupProposedChange,
   type UserInfo,
-} from "./core/data-sources/users";
+} from "./data-sources/users";
 export {
   type GetVaultAddressesArgs,
   getVaultAddresses,
   getVaultAddressesOutput,
   type VaultAddressInfo,
-} from "./core/data-sources/vault-addresses";
+} from "./data-sources/vault-addresses";
 export {
   type AssetBalances,
   type GetVaultAssetArgs,
@@ -60,7 +83,7 @@ export {
   getVaultAssets,
   getVaultAssetsOutput,
   type OwnedAssetInfo,
-} from "./core/data-sources/vault-assets";
+} from "./data-sources/vault-assets";
 export {
   type BalanceExport,
   type ExportVaultBalancesArgs,
@@ -74,24 +97,7 @@ export {
   getVaultsOutput,
   type VaultGroupInfo,
   type VaultInfo,
-} from "./core/data-sources/vaults";
-export { type CustodySettings, CustodySettingsError, resolveSettings } from "./core/settings";
-export type {
-  CreatableKeyType,
-  CreatableVaultType,
-  PendingVaultGroupProposal,
-  UtxoChain,
-  VaultAcquisition,
-  VaultDetails,
-  VaultInputs,
-  VaultOutputs,
-} from "./core/vault/types";
-export type {
-  AddressAcquisition,
-  CreatableAddressType,
-  VaultAddressInputs,
-  VaultAddressOutputs,
-} from "./core/vault-address/types";
+} from "./data-sources/vaults";
 export { Vault, type VaultArgs, type VaultOutputProperties } from "./resources/vault";
 export {
   VaultAddress,

@@ -70,7 +70,7 @@ export const sizesFigure: Figure = {
       "rises with the number of calls in flight. No signing code is loaded: the sdk loads it only for a client given " +
       "a key.",
     "Done: the provider's client uses the sdk's `node:http` transport (Node's own `http`/`https`) instead of undici " +
-      "(provider/core/client.ts). Sampling the provider process's RSS every 2 ms during the up of this figure " +
+      "(provider/core/settings/connect.ts). Sampling the provider process's RSS every 2 ms during the up of this figure " +
       "showed why: loading the runtime took it from 127 to 150 MiB (undici 11 MiB of that), then within 200 ms of " +
       "the first calls it rose to 190 MiB and fell back to about 160, with the JS heap flat. In a bare process the " +
       "second undici request alone raised the high-water mark by about 35 MiB, and `node --liftoff-only` removed " +

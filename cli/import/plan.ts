@@ -6,8 +6,9 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { UTXO_CHAIN_IDS, VAULT_TYPES } from "@pulumi-custody/sdk/schema";
-import { type CustodySettings, connect, SETTINGS, settingsFrom } from "pulumi-custody/core";
+import { type CustodySettings, connect, SETTINGS } from "pulumi-custody/core";
 import type { CommandIo, ParsedArgs } from "../command";
+import { escapeControls, shownPath } from "../shown";
 import { describeFilter, filterFromArgs, type ImportFilter } from "./filter";
 import { type ImportProvider, type LeftOut, type Selection, selectForImport } from "./select";
 import {
@@ -36,6 +37,20 @@ export const STACK_USAGE = [
   "  --include-managed     do not leave out what the stacks manage",
   "  --cwd, -C DIR         the project directory (default: the current directory)",
 ];
+
+/**
+ * The project directory (`--cwd`, relative to the working directory), which must exist: `pulumi` run in a
+ * directory that does not would fail as if it were not installed. One line (exit 1) when it does not.
+ */
+export function projectDirOf(args: ParsedArgs, io: CommandIo): string {
+  const dir = path.resolve(io.cwd, (args.flags.cwd as string | undefined) ?? ".");
+  const stat = fs.statSync(dir, { throwIfNoEntry: false });
+  if (stat?.isDirectory()) return dir;
+  throw new Error(
+    `the project directory ${shownPath(dir, io.cwd)} (--cwd) ${stat ? "is not a directory" : "does not exist"}: ` +
+      "give --cwd the directory of the project's Pulumi.yaml",
+  );
+}
 
 /** A progress line on stderr: rewritten in place on a terminal, otherwise a line at most every 2 s. */
 export class ProgressLine {
@@ -89,7 +104,7 @@ export async function planImport(
   provider: ImportProvider = "plugin",
 ): Promise<Plan> {
   const filter = filterFromArgs(args, { types: VAULT_TYPES, chains: UTXO_CHAIN_IDS });
-  const cwd = path.resolve(io.cwd, (args.flags.cwd as string | undefined) ?? ".");
+  const cwd = projectDirOf(args, io);
   const run: PulumiRun = { cwd, env: io.env };
   const stackName = args.flags.stack as string | undefined;
   const excluded = (args.flags["exclude-stack"] as string[] | undefined) ?? [];
@@ -117,7 +132,7 @@ export async function planImport(
         .split("\n")
         .pop();
       note(
-        `no stack of the project in ${cwd} could be read (${why}): nothing is left out as managed, and the ` +
+        `no stack of the project in ${shownPath(cwd, io.cwd)} could be read (${escapeControls(why ?? "")}): nothing is left out as managed, and the ` +
           "settings come from the environment",
       );
     }
@@ -128,9 +143,7 @@ export async function planImport(
 
   // The settings of the stack's config, else the environment: the same door as the provider's. The client
   // follows the quota the service announces (`x-ratelimit-*`), as the provider that `pulumi import` runs does.
-  const source = { config: (key: string) => config[key], env: io.env };
-  const { settings } = settingsFrom(source);
-  const client = await connect(source);
+  const { client, settings } = await connect({ config: (key: string) => config[key], env: io.env });
   const progress = new ProgressLine(io.stderr, `custody ${command}: `);
   try {
     const selection = await selectForImport(client, {

@@ -3,20 +3,16 @@
  * console), but every vault record names the groups it belongs to: the groups in use are read from there.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { CustodyClient } from "@pulumi-custody/sdk";
-import { resolveSettings } from "pulumi-custody";
+import { connect } from "pulumi-custody";
 
 /** The vault groups that active vaults belong to, by name. Uses the stack's `custody:*` settings. */
 export async function vaultGroupIdsByName(): Promise<Map<string, string>> {
-  const settings = resolveSettings((key) => pulumi.runtime.getConfig(key));
-  const client = new CustodyClient(settings);
-  try {
-    const groups = new Map<string, string>();
-    for await (const vault of client.vaults.listAll({ vault_states: ["active"] })) {
-      for (const group of vault.vault_groups ?? []) groups.set(group.name, group.id);
-    }
-    return groups;
-  } finally {
-    await client.close();
+  // The same door as the provider's: the stack config, else the environment, verified once. The client is
+  // shared with the data sources of this program, so it is not closed here.
+  const { client } = await connect({ config: (key) => pulumi.runtime.getConfig(key) });
+  const groups = new Map<string, string>();
+  for await (const vault of client.vaults.listAll({ vault_states: ["active"] })) {
+    for (const group of vault.vault_groups ?? []) groups.set(group.name, group.id);
   }
+  return groups;
 }

@@ -7,7 +7,7 @@ import * as assert from "node:assert/strict";
 import { type RunningEmulator, startEmulator } from "@pulumi-custody/emulator";
 import { CustodyClient, type Vault } from "@pulumi-custody/sdk";
 import { BlackBoxKeyType, isModelledVault, UTXO_CHAIN_IDS, VAULT_TYPES } from "@pulumi-custody/sdk/schema";
-import { configure, forgetVerifiedSettings } from "pulumi-custody/core";
+import { configure, disconnect } from "pulumi-custody/core";
 import * as plugin from "../provider";
 import { packageSchema } from "../schema";
 import { VAULT_TOKEN } from "../tokens";
@@ -26,7 +26,7 @@ describe("import round-trip: every vault type and chain (plugin methods, emulato
       accessToken: emulator.accessToken,
       requestsPerMinute: 0,
     });
-    forgetVerifiedSettings();
+    await disconnect();
     plugin.configure({
       baseUrl: emulator.baseUrl,
       accessToken: emulator.accessToken,

@@ -3,7 +3,7 @@
 import * as assert from "node:assert/strict";
 import { type RunningEmulator, startEmulator } from "@pulumi-custody/emulator";
 import { CustodyClient } from "@pulumi-custody/sdk";
-import { configure, forgetVerifiedSettings, setNoticeSink } from "pulumi-custody/core";
+import { configure, disconnect, setNoticeSink } from "pulumi-custody/core";
 import { invoke } from "../functions";
 import { protect, SECRET_SIG, SIG_KEY, unwrap } from "../properties";
 import * as plugin from "../provider";
@@ -22,7 +22,7 @@ describe("plugin provider methods (emulator)", () => {
       accessToken: emulator.accessToken,
       requestsPerMinute: 0,
     });
-    forgetVerifiedSettings();
+    await disconnect();
     plugin.configure({
       baseUrl: emulator.baseUrl,
       accessToken: secret(emulator.accessToken),

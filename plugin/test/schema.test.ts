@@ -10,12 +10,12 @@ import addFormats from "ajv-formats";
 import * as publicApi from "pulumi-custody";
 import {
   configure,
-  DATA_SOURCES,
-  forgetVerifiedSettings,
+  disconnect,
   vaultAddressResource,
   vaultDetailFields,
   vaultResource,
 } from "pulumi-custody/core";
+import { DATA_SOURCES } from "pulumi-custody/data-sources";
 import { invoke } from "../functions";
 import { SECRET_SIG, SIG_KEY } from "../properties";
 import * as plugin from "../provider";
@@ -266,7 +266,7 @@ describe("plugin package schema", () => {
     let emulator: RunningEmulator;
     before(async () => {
       emulator = await startEmulator({ port: 0 });
-      forgetVerifiedSettings();
+      await disconnect();
       plugin.configure({
         baseUrl: emulator.baseUrl,
         accessToken: { [SIG_KEY]: SECRET_SIG, value: emulator.accessToken },

@@ -4,9 +4,9 @@
  * (`@pulumi-custody/cli`). It is their only door into this package:
  * - the resources, each declared once ({@link CUSTODY_RESOURCES}): type tokens, input schema, outputs,
  *   replace-on-change inputs and lifecycle;
- * - the data sources ({@link DATA_SOURCES});
- * - the settings ({@link SETTINGS}, {@link configure}, {@link readyClient}): config, environment or a plugin's
- *   `Configure` in, a verified client out.
+ * - the settings ({@link SETTINGS}, {@link connect}; {@link configure} and {@link providerClient} in a provider
+ *   process): explicit values, stack config, the environment or a plugin's `Configure` in, a verified client
+ *   out, through one door.
  *
  * It must handle every state shape any release ever wrote: outputs are read tolerantly.
  *
@@ -14,20 +14,17 @@
  */
 import { vaultAddressResource, vaultResource } from "./resources";
 
-export { configure, type ProviderConfig } from "./client";
-export {
-  DATA_SOURCES,
-  type DataSourceEntry,
-  type DataSourceOptions,
-  type DataSourceSpec,
-} from "./data-sources";
+export type { FieldReader } from "./field-tables";
+export { exitWhenEngineIsGone } from "./host/dynamic-provider-host";
+export { maskNotices, type NoticeSink, setNoticeSink } from "./host/notices";
+export { recordResourceUrn } from "./host/resource-urns";
+export { UNKNOWN } from "./host/unknown-values";
 export {
   declarableImportInputs,
   importedVaultAddressInputs,
   importedVaultInputs,
-} from "./import-inputs";
-export { ADOPT_ONLY_VAULT_TYPES, isAdoptOnlyVaultType } from "./input-schemas";
-export { maskNotices, type NoticeSink, setNoticeSink } from "./notify";
+} from "./inputs/imported";
+export { ADOPT_ONLY_VAULT_TYPES } from "./inputs/schemas";
 export { PartialCreateError } from "./partial-create-error";
 export {
   type ExportedDeployment,
@@ -35,16 +32,6 @@ export {
   type PendingCreateOutcome,
   recoverPendingCreates,
 } from "./pending-creates";
-export type { FieldReader } from "./projection";
-export { exitWhenEngineIsGone } from "./provider-host";
-export {
-  connect,
-  disconnect,
-  forgetVerifiedSettings,
-  readyClient,
-  SEE_ANOTHER_RESOURCE,
-} from "./ready-client";
-export { recordResourceUrn } from "./resource-urns";
 export {
   CUSTODY_RESOURCES,
   type CustodyResourceKind,
@@ -60,21 +47,25 @@ export {
   vaultAddressResource,
   vaultResource,
 } from "./resources";
+export { type CustodyConnection, connect } from "./settings/connect";
+export {
+  configure,
+  disconnect,
+  type ProviderConfig,
+  providerClient,
+  SEE_ANOTHER_RESOURCE,
+} from "./settings/provider-process";
 export {
   type ConfigLookup,
   type CustodySettings,
   CustodySettingsError,
   checkSetting,
-  type ResolvedSettings,
-  resolveSettings,
   SETTINGS,
   type SettingOrigin,
   type SettingOrigins,
   type SettingSpec,
   type SettingsSource,
-  settingsFrom,
-} from "./settings";
-export { UNKNOWN } from "./unknown";
+} from "./settings/sources";
 export { vaultDetailFields } from "./vault/fields";
 export { pendingVaultGroupProposalSchema, VAULT_ACQUISITIONS } from "./vault/state-values";
 export type * from "./vault/types";

@@ -10,8 +10,8 @@
  */
 import type { CustodyClient } from "@pulumi-custody/sdk";
 import { describeError } from "./api-errors";
-import { readyClient } from "./ready-client";
 import { vaultAddressResource, vaultResource } from "./resources";
+import { providerClient } from "./settings/provider-process";
 import { checkedVaultInputs } from "./vault/check";
 import { mismatch, nameHolder, readVault, vaultsNamed } from "./vault/lifecycle";
 import type { VaultInputs } from "./vault/types";
@@ -64,7 +64,7 @@ export async function recoverPendingCreates(
       (op.resource.type === VAULT_RESOURCE_TYPE || op.resource.type === VAULT_ADDRESS_RESOURCE_TYPE),
   );
   if (ours.length === 0) return { deployment, outcomes: [] };
-  const client = await readyClient();
+  const client = await providerClient();
   // Vaults first: an address's vault may be among them.
   const ordered = [...ours].sort(
     (a, b) =>
@@ -125,7 +125,7 @@ async function existingAddress(resource: ExportedResource): Promise<Found> {
   const { vaultId, name } = inputs as { vaultId?: unknown; name?: unknown };
   if (typeof vaultId !== "string" || typeof name !== "string")
     return { reason: "its vault or name is not known" };
-  const client = await readyClient();
+  const client = await providerClient();
   const page = await client.vaults.addresses
     .list(vaultId, { search: name, size: 100 })
     .catch(() => undefined);

@@ -7,7 +7,7 @@
  * - the resource type lists of the policy pack and of `custody review`.
  */
 import type { z } from "zod";
-import { readyClient } from "./ready-client";
+import { providerClient } from "./settings/provider-process";
 import { checkedVaultInputs, checkVault, VAULT_INPUTS, vaultInputsSchema } from "./vault/check";
 import { diffVault, VAULT_REPLACE_INPUTS } from "./vault/diff";
 import { createVault, deleteVault, readVault, updateVault } from "./vault/lifecycle";
@@ -94,7 +94,7 @@ export interface ResourceDescriptor {
  * process), so wrong credentials fail the preview rather than the `up`.
  */
 async function checked<T extends { failures?: unknown[] }>(result: T): Promise<T> {
-  if (!result.failures?.length) await readyClient();
+  if (!result.failures?.length) await providerClient();
   return result;
 }
 

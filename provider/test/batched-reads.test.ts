@@ -7,7 +7,7 @@ import { type RequestLogEntry, type RunningEmulator, startEmulator } from "@pulu
 import { addressReads } from "../core/batch/address-reads";
 import { beginOperation } from "../core/batch/operation";
 import { VAULT_PAGE_SIZE, vaultReads } from "../core/batch/vault-reads";
-import { clientFor } from "../core/client";
+import { cachedClient } from "../core/settings/connect";
 import { vaultAddressProvider, vaultProvider } from "../shims/index";
 import { type ProviderTestbed, startProviderTestbed } from "./provider-emulator";
 
@@ -177,14 +177,14 @@ describe("batched vault reads and lookups (emulator)", function () {
     const other: RunningEmulator = await startEmulator({ port: 0 });
     try {
       const mine = clientOfTestbed();
-      const theirs = clientFor({
+      const theirs = cachedClient({
         baseUrl: other.baseUrl,
         accessToken: other.accessToken,
         requestsPerMinute: 0,
       });
       const seeded = (await bed.client.vaults.list({ size: 10, sort_by: ["created_at_asc"] })).vaults;
       assert.ok(seeded.length >= 8);
-      const otherClient = clientFor({
+      const otherClient = cachedClient({
         baseUrl: other.baseUrl,
         accessToken: other.accessToken,
         maxRetries: 1,
@@ -399,7 +399,7 @@ describe("batched vault reads and lookups (emulator)", function () {
 
   /** The client the provider's lifecycle uses with the testbed's settings. */
   function clientOfTestbed() {
-    return clientFor({
+    return cachedClient({
       baseUrl: bed.emulator.baseUrl,
       accessToken: bed.emulator.accessToken,
       requestsPerMinute: 0,

@@ -1,9 +1,19 @@
 // Settings: stack config wins over the environment, and a missing or malformed setting fails with a message
 // that names it and both ways to set it, without ever printing the token.
 import * as assert from "node:assert/strict";
-import { currentSettings } from "../core/client";
 import { configure, vault } from "../core/index";
-import { CustodySettingsError, resolveSettings } from "../core/settings";
+import { processSettings } from "../core/settings/provider-process";
+import { type ConfigLookup, CustodySettingsError, settingsFrom } from "../core/settings/sources";
+
+/** The settings resolved from a stack config lookup and an environment, as the one door resolves them. */
+function resolveSettings(config: ConfigLookup, env: NodeJS.ProcessEnv) {
+  return settingsFrom({ config, env }).settings;
+}
+
+/** The provider process's settings in force. */
+function currentSettings() {
+  return processSettings().settings;
+}
 
 const TOKEN = "tok-config-canary-123456";
 

@@ -1,19 +1,18 @@
-// One door for settings: every part of the package resolves a SettingsSource (explicit values, stack config,
-// the environment) with `settingsFrom` and gets a verified client from `connect`; the provider process does the
-// same from its configuration. A refused configured token with a working one in the environment switches the
+// One door for settings: every part of the package gets a verified connection from `connect` (explicit values,
+// stack config, the environment); the provider process connects the same way from its configuration. A refused configured token with a working one in the environment switches the
 // client it already made to that token, rather than building a second client.
 import * as assert from "node:assert/strict";
 import { type RunningEmulator, startEmulator } from "@pulumi-custody/emulator";
-import { clientFor, currentSettings } from "../core/client";
 import {
   CustodySettingsError,
   checkSetting,
   configure,
   connect,
-  forgetVerifiedSettings,
-  readyClient,
-  settingsFrom,
+  disconnect,
+  providerClient,
 } from "../core/index";
+import { cachedClient } from "../core/settings/connect";
+import { settingsFrom } from "../core/settings/sources";
 
 describe("one door for settings", () => {
   let emulator: RunningEmulator;
@@ -24,10 +23,9 @@ describe("one door for settings", () => {
   after(async () => {
     await emulator?.close();
   });
-  afterEach(() => {
+  afterEach(async () => {
     process.env = { ...savedEnv };
-    configure(undefined);
-    forgetVerifiedSettings();
+    await disconnect();
   });
 
   it("settingsFrom: explicit values win over stack config, which wins over the environment; each origin is named", () => {
@@ -55,10 +53,16 @@ describe("one door for settings", () => {
   });
 
   it("connect: a verified client from explicit values; a refused token names where it came from, with no trace", async () => {
-    const client = await connect({
+    const { client, settings, origins } = await connect({
       overrides: { baseUrl: emulator.baseUrl, accessToken: emulator.accessToken },
     });
     assert.ok((await client.vaults.list({ size: 1 })).total >= 0);
+    assert.equal(settings.baseUrl, emulator.baseUrl);
+    assert.equal(origins.accessToken.source, "the accessToken option");
+    const again = await connect({
+      overrides: { baseUrl: emulator.baseUrl, accessToken: emulator.accessToken },
+    });
+    assert.equal(again.client, client, "one cached connection per settings");
 
     const err = await connect({
       overrides: { baseUrl: emulator.baseUrl, accessToken: "wrong-token-0123456789" },
@@ -75,9 +79,9 @@ describe("one door for settings", () => {
   it("a refused configured token with a working one in the environment: the same client, switched to it", async () => {
     process.env.CUSTODY_ACCESS_TOKEN = emulator.accessToken;
     configure({ "custody:baseUrl": emulator.baseUrl, "custody:accessToken": "rotated-away-0123456789" });
-    const made = clientFor(currentSettings());
+    const made = cachedClient({ baseUrl: emulator.baseUrl, accessToken: "rotated-away-0123456789" });
 
-    const ready = await readyClient();
+    const ready = await providerClient();
 
     assert.equal(ready, made, "no second client");
     assert.ok((await ready.vaults.list({ size: 1 })).total >= 0, "it now sends the environment's token");

@@ -3,7 +3,7 @@
 // argument→query table is checked against the endpoint's query schema: its keys and their value types.
 
 import { type ExportVaultsQuery, type ListAllQuery, ListVaultsQuery, type Vault } from "@pulumi-custody/sdk";
-import { listDataSource, type QueryKeys, type QueryOf } from "../core/data-sources/define";
+import { listDataSource, type QueryKeys, type QueryOf } from "../data-sources/define";
 import type { GetVaultsArgs } from "../index";
 
 type VaultListQuery = ListAllQuery<QueryOf<typeof ListVaultsQuery>>;

@@ -4,7 +4,7 @@
 import * as assert from "node:assert/strict";
 import * as pulumi from "@pulumi/pulumi";
 import { CustodyClient } from "@pulumi-custody/sdk";
-import type { DataSourceOptions } from "../core/data-sources/options";
+import type { DataSourceOptions } from "../data-sources/options";
 import {
   exportVaultBalances,
   getBlockchains,

@@ -73,7 +73,7 @@ describe("the provider process", function () {
     };
   }
 
-  it("loads no emulator, server, test, signing or undici code for a check, a create and a read", async () => {
+  it("loads no data source, emulator, server, test, signing or undici code for a check, a create and a read", async () => {
     const loaded = await modulesLoadedBy(
       `const provider = require("pulumi-custody/provider-runtime/vault");
       (async () => {
@@ -88,7 +88,7 @@ describe("the provider process", function () {
     assert.ok(loaded.includes("@pulumi-custody/sdk/dist/custody-client.js"), loaded.join("\n"));
     assert.ok(loaded.includes("pulumi-custody/dist/core/vault/lifecycle.js"));
     const unwanted = loaded.filter((file) =>
-      /(^|\/)(emulator|test|bench|plugin|policy|cli)\/|(^|\/)sdk\/dist\/signing\/|^(fastify|light-my-request|@noble|ajv-formats|mocha|undici|@pulumi\/policy)\//.test(
+      /(^|\/)(emulator|test|bench|plugin|policy|cli|data-sources)\/|(^|\/)sdk\/dist\/signing\/|^(fastify|light-my-request|@noble|ajv-formats|mocha|undici|@pulumi\/policy)\//.test(
         file,
       ),
     );

@@ -2,8 +2,8 @@
 // changes it; CUSTODY_TRACE=1 prints one line per request with method, path, status and duration, and never
 // a credential.
 import * as assert from "node:assert/strict";
-import { clientFor } from "../core/client";
-import { resetRequestDiagnostics, traceLine } from "../core/request-diagnostics";
+import { resetRequestDiagnostics, traceLine } from "../core/host/request-notices";
+import { cachedClient } from "../core/settings/connect";
 import { type ProviderTestbed, startProviderTestbed } from "./provider-emulator";
 
 describe("provider request diagnostics (emulator)", function () {
@@ -19,7 +19,7 @@ describe("provider request diagnostics (emulator)", function () {
   });
 
   it("a wait over a second on the rate limiter is said once, with the setting that changes it", async () => {
-    const client = clientFor({
+    const client = cachedClient({
       baseUrl: bed.emulator.baseUrl,
       accessToken: bed.emulator.accessToken,
       requestsPerMinute: 30, // a burst of 20, then one every 2 s
@@ -47,7 +47,7 @@ describe("provider request diagnostics (emulator)", function () {
       lines.push(String(chunk));
       return true;
     }) as typeof process.stderr.write;
-    const client = clientFor({
+    const client = cachedClient({
       baseUrl: bed.emulator.baseUrl,
       accessToken: bed.emulator.accessToken,
       requestsPerMinute: 0,

@@ -3,7 +3,7 @@
 import * as assert from "node:assert/strict";
 import { type RunningEmulator, startEmulator } from "@pulumi-custody/emulator";
 import { freeLoopbackPort } from "@pulumi-custody/testing";
-import { CustodySettingsError, configure, forgetVerifiedSettings, setNoticeSink } from "../core/index";
+import { CustodySettingsError, configure, disconnect, setNoticeSink } from "../core/index";
 import { vaultProvider } from "../shims/index";
 
 const VALID = { name: "Settings Check", type: "evm", __provider: "t" };
@@ -29,8 +29,8 @@ describe("provider settings check (emulator)", () => {
     configure(undefined);
     await emulator.close();
   });
-  beforeEach(() => {
-    forgetVerifiedSettings();
+  beforeEach(async () => {
+    await disconnect();
     notices.length = 0;
     delete process.env.CUSTODY_ACCESS_TOKEN;
   });

@@ -10,7 +10,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { type RunningEmulator, startEmulator } from "@pulumi-custody/emulator";
-import { CustodySettingsError, configure, forgetVerifiedSettings, setNoticeSink } from "../core/index";
+import { CustodySettingsError, configure, disconnect, setNoticeSink } from "../core/index";
 import { vaultProvider } from "../shims/index";
 
 const runtimeIndex = path.resolve(__dirname, "..", "core", "index.js");
@@ -84,7 +84,7 @@ describe("settings errors are printed once", () => {
 
   it("outside the host, the errors stay as they are (nothing is filtered)", async () => {
     const restore = setNoticeSink(() => undefined);
-    forgetVerifiedSettings();
+    await disconnect();
     const written: string[] = [];
     const original = console.error;
     try {
@@ -100,7 +100,7 @@ describe("settings errors are printed once", () => {
     } finally {
       console.error = original;
       configure(undefined);
-      forgetVerifiedSettings();
+      await disconnect();
       restore();
     }
   });

@@ -2,9 +2,9 @@
 // (x-ratelimit-*), which the provider follows by default, or the client-side limit a user set.
 import * as assert from "node:assert/strict";
 import { type LoopbackServer, startLoopbackServer } from "@pulumi-custody/testing";
-import { clientFor } from "../core/client";
-import { setNoticeSink } from "../core/notify";
-import { resetRequestDiagnostics, waitNotice } from "../core/request-diagnostics";
+import { setNoticeSink } from "../core/host/notices";
+import { resetRequestDiagnostics, waitNotice } from "../core/host/request-notices";
+import { cachedClient } from "../core/settings/connect";
 
 // A vault as the service sends it, and its id: a copy of `evmVault` and `IDS.vault` of the sdk's test helpers
 // (sdk/test/helpers.ts), which no package exports.
@@ -75,7 +75,7 @@ describe("the rate-limit wait notice", () => {
     });
     resetRequestDiagnostics();
     // Default settings: the provider follows the quota the service announces.
-    const client = clientFor({ baseUrl: server.url, accessToken: "notice-test-token", maxRetries: 0 });
+    const client = cachedClient({ baseUrl: server.url, accessToken: "notice-test-token", maxRetries: 0 });
     try {
       await client.vaults.get(IDS.vault);
       await Promise.all(Array.from({ length: 8 }, () => client.vaults.get(IDS.vault)));

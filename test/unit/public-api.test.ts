@@ -15,6 +15,11 @@ const root = path.resolve(__dirname, "..", "..", "..");
 const ENTRY_POINTS = [
   { name: "pulumi-custody", source: "provider/index.ts", readme: "provider/README.md" },
   { name: "pulumi-custody/core", source: "provider/core/index.ts", readme: "provider/README.md" },
+  {
+    name: "pulumi-custody/data-sources",
+    source: "provider/data-sources/index.ts",
+    readme: "provider/README.md",
+  },
   { name: "@pulumi-custody/emulator", source: "emulator/index.ts", readme: "emulator/README.md" },
   { name: "@pulumi-custody/policy", source: "policy/index.ts", readme: "policy/README.md" },
   // Every schema of sdk/schema is public under its own name (a zod schema and its type); the README says so

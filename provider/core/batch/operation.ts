@@ -3,7 +3,7 @@
  * read reuses must come from the operation it serves, never from an earlier one.
  *
  * A provider process serves one `pulumi` operation. The engine starts the dynamic-provider host
- * (`@pulumi/pulumi/cmd/dynamic-provider`, ../provider-host.ts) and the `custody` plugin (plugin/server.ts) for
+ * (`@pulumi/pulumi/cmd/dynamic-provider`, ../host/dynamic-provider-host.ts) and the `custody` plugin (plugin/server.ts) for
  * each preview, update, refresh or destroy, and stops them when it ends; `pulumi up` runs its preview and its
  * update with a provider process each. So by default the operation is the process. A process that runs several
  * operations itself (a test that calls the lifecycle methods directly, a long-lived tool) marks each start with

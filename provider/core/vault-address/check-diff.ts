@@ -1,5 +1,7 @@
 /** `check` and `diff` of the VaultAddress resource. */
 import { z } from "zod";
+import { notifyUser } from "../host/notices";
+import { containsUnknown, isUnknown } from "../host/unknown-values";
 import {
   addressTypeSchema,
   type CheckFailure,
@@ -7,9 +9,7 @@ import {
   nameSchema,
   parseCheckedInputs,
   uuidSchema,
-} from "../input-schemas";
-import { notifyUser } from "../notify";
-import { containsUnknown, isUnknown } from "../unknown";
+} from "../inputs/schemas";
 import type { CheckResult } from "../vault/check";
 import type { VaultAddressInputs } from "./types";
 

@@ -3,7 +3,7 @@
  * show, each read once from the sdk's typed record. Adding a field is one entry here.
  */
 import type { UtxoVaultAddress } from "@pulumi-custody/sdk";
-import { type Projected, project } from "../projection";
+import { type Projected, project } from "../field-tables";
 
 /** The fields every view of an address shows, read from the API's record. */
 export const vaultAddressFields = {

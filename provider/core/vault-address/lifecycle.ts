@@ -16,10 +16,10 @@ import {
   retryAfterSeconds,
 } from "../api-errors";
 import { addressReads } from "../batch/address-reads";
-import { notifyUser } from "../notify";
-import { pause } from "../pause";
-import { withoutUndefined } from "../projection";
-import { readyClient } from "../ready-client";
+import { withoutUndefined } from "../field-tables";
+import { notifyUser } from "../host/notices";
+import { pause } from "../reconcile-pause";
+import { providerClient } from "../settings/provider-process";
 import { nameToApply } from "./check-diff";
 import { addressOutputs } from "./outputs";
 import type { VaultAddressInputs, VaultAddressOutputs } from "./types";
@@ -85,7 +85,7 @@ async function addressNamed(
 export async function createVaultAddress(
   inputs: VaultAddressInputs,
 ): Promise<{ id: string; outs: VaultAddressOutputs }> {
-  const client = await readyClient();
+  const client = await providerClient();
   const { vaultId } = inputs;
   const reads = addressReads(client);
   // In a vault this operation created, the addresses are known (provider/core/batch/address-reads.ts): no
@@ -191,7 +191,7 @@ export async function readVaultAddress(
   id: string,
   props: Record<string, unknown>,
 ): Promise<{ id?: string; props?: VaultAddressOutputs; inputs?: Record<string, unknown> }> {
-  const client = await readyClient();
+  const client = await providerClient();
   const vaultId = String(props.vaultId);
   const found = await findById(
     client,
@@ -241,7 +241,7 @@ export async function updateVaultAddress(
   olds: Record<string, unknown>,
   news: VaultAddressInputs,
 ): Promise<{ outs: VaultAddressOutputs }> {
-  const client = await readyClient();
+  const client = await providerClient();
   const vaultId = news.vaultId;
   let found = await findById(
     client,

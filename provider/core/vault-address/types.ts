@@ -30,6 +30,6 @@ export interface VaultAddressResourceState {
 
 /**
  * The outputs (state) of a `VaultAddress`: the address's fields (read by `vaultAddressFields` in
- * runtime/vault-address/fields.ts) and the resource's own state. The resource id is the address id.
+ * core/vault-address/fields.ts) and the resource's own state. The resource id is the address id.
  */
 export interface VaultAddressOutputs extends VaultAddressFields, VaultAddressResourceState {}

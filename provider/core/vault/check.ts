@@ -3,6 +3,7 @@
  * Values still unknown during a preview (outputs of other resources) are skipped, not guessed.
  */
 import { z } from "zod";
+import { isUnknown } from "../host/unknown-values";
 import {
   ADOPT_ONLY_VAULT_TYPES,
   booleanSchema,
@@ -16,8 +17,7 @@ import {
   uuidSchema,
   uuidSetSchema,
   vaultTypeSchema,
-} from "../input-schemas";
-import { isUnknown } from "../unknown";
+} from "../inputs/schemas";
 import type { VaultInputs } from "./types";
 
 /** The inputs a `Vault` accepts. */

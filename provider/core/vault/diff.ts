@@ -3,9 +3,9 @@
  * refresh updates with live values), so that out-of-band changes show as drift.
  */
 import type { Vault as VaultRecord } from "@pulumi-custody/sdk";
-import { notifyUser } from "../notify";
-import { workingClient } from "../ready-client";
-import { containsUnknown, isUnknown } from "../unknown";
+import { notifyUser } from "../host/notices";
+import { containsUnknown, isUnknown } from "../host/unknown-values";
+import { workingClient } from "../settings/provider-process";
 import { checkedVaultInputs } from "./check";
 import { archivedVaultName, renamedByReplace, restorable, vaultsNamed } from "./lifecycle";
 import { effectiveVaultGroupIds, sameIdSet } from "./membership";

@@ -3,7 +3,7 @@
  * from the sdk's typed record (a union on `type`). Adding a field is one entry here.
  */
 import { isModelledVault, type ModelledVault, type Vault as VaultRecord } from "@pulumi-custody/sdk/schema";
-import { type Projected, project } from "../projection";
+import { type Projected, project } from "../field-tables";
 
 /** A vault of a type that has a key in the platform (every modelled type but `exchange` and `safe`). */
 type KeyVault = Exclude<ModelledVault, { type: "exchange" | "safe" }>;

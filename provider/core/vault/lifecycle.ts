@@ -26,8 +26,8 @@ import {
 import { addressReads } from "../batch/address-reads";
 import { vaultReads } from "../batch/vault-reads";
 import { PartialCreateError } from "../partial-create-error";
-import { pause } from "../pause";
-import { readyClient } from "../ready-client";
+import { pause } from "../reconcile-pause";
+import { providerClient } from "../settings/provider-process";
 import { keyHolder, vaultFields } from "./fields";
 import { confirmPendingProposal, reconcileVaultGroups } from "./membership";
 import { carriedFromOutputs, liveInputs, vaultOutputs } from "./outputs";
@@ -40,7 +40,7 @@ const RECONCILE_LOOKUPS = 3;
 
 /** Creates (or restores, or adopts) the declared vault. */
 export async function createVault(inputs: VaultInputs): Promise<{ id: string; outs: VaultOutputs }> {
-  const client = await readyClient();
+  const client = await providerClient();
   const { vault, acquisition } = await acquireVault(client, inputs);
 
   // From here on the vault exists: a failure is reported with its id, so the engine keeps it in state and the
@@ -364,7 +364,7 @@ export async function readVault(
   id: string,
   props: Record<string, unknown>,
 ): Promise<{ id?: string; props?: VaultOutputs; inputs?: Record<string, unknown> }> {
-  const client = await readyClient();
+  const client = await providerClient();
   const vault = await getVault(client, id);
   if (!vault) return {};
   const carried = carriedFromOutputs(props, "created");
@@ -379,7 +379,7 @@ export async function updateVault(
   olds: Record<string, unknown>,
   news: VaultInputs,
 ): Promise<{ outs: VaultOutputs }> {
-  const client = await readyClient();
+  const client = await providerClient();
   let vault = await getVault(client, id);
   if (!vault) {
     throw new Error(
@@ -436,7 +436,7 @@ async function rename(client: CustodyClient, vault: VaultRecord, name: string): 
  * refused is the vault read, to learn whether the goal was reached anyway.
  */
 export async function deleteVault(id: string, props: Record<string, unknown>): Promise<void> {
-  const client = await readyClient();
+  const client = await providerClient();
   // Nothing is read first or back: a destroy has no outputs, and one archive per vault is its whole cost (issue 27).
   await archiveOnly(client, { id, name: typeof props.name === "string" ? props.name : id });
 }

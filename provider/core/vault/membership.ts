@@ -5,8 +5,8 @@
  */
 import type { CustodyClient, Vault as VaultRecord } from "@pulumi-custody/sdk";
 import { describeError, isOutcomeUnknown, isSafeToRepeat, retryAfterSeconds } from "../api-errors";
-import { notifyUser } from "../notify";
-import { pause } from "../pause";
+import { notifyUser } from "../host/notices";
+import { pause } from "../reconcile-pause";
 import { liveVaultGroupIds } from "./fields";
 import type { PendingVaultGroupProposal } from "./types";
 

@@ -3,7 +3,7 @@
  * the inputs that describe the live vault (what `read` reports so that drift shows).
  */
 import type { Vault as VaultRecord } from "@pulumi-custody/sdk";
-import { withoutUndefined } from "../projection";
+import { withoutUndefined } from "../field-tables";
 import { keyHolder, liveVaultGroupIds, readVaultDetails, readVaultFields, vaultFields } from "./fields";
 import { pendingAgainstLive, recordedProposal } from "./membership";
 import type { PendingVaultGroupProposal, VaultAcquisition, VaultOutputs, VaultResourceState } from "./types";

@@ -79,7 +79,7 @@ export interface VaultResourceState {
 }
 
 /**
- * The outputs (state) of a `Vault`: the vault's main fields (read by `vaultFields` in runtime/vault/fields.ts),
+ * The outputs (state) of a `Vault`: the vault's main fields (read by `vaultFields` in core/vault/fields.ts),
  * the others in `details`, and the resource's own state.
  * Field names are camelCase; the resource id is the vault id.
  */

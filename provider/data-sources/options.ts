@@ -5,9 +5,8 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { CustodyClient } from "@pulumi-custody/sdk";
-import { clientFor } from "../client";
-import { settingsErrorOf } from "../ready-client";
-import { type CustodySettings, CustodySettingsError, type SettingOrigins, settingsFrom } from "../settings";
+import { type CustodyConnection, connect, settingsErrorOf } from "../core/settings/connect";
+import { CustodySettingsError } from "../core/settings/sources";
 
 /** Per-call overrides of where a data source sends its requests. */
 export interface DataSourceOptions {
@@ -27,25 +26,19 @@ function pulumiSdk(): typeof pulumi {
   return require("@pulumi/pulumi");
 }
 
-/** The client a data-source call uses, with the settings it is made from and where they came from. */
-interface DataSourceConnection {
-  /** The client; making it may fail (plain http to a remote host). */
-  client(): CustodyClient;
-  /** `undefined` for a client given in the options, whose settings are its owner's. */
-  settings?: CustodySettings;
-  /** Where `settings` came from. */
-  origins?: SettingOrigins;
-}
-
-/** The connection of a call: the client given, or one made from the options, the stack config or the environment. */
-function connect(options: DataSourceOptions | undefined): DataSourceConnection {
+/**
+ * The connection of a call: the client given in the options (whose settings are its owner's), or the one door's
+ * connection for the options, the stack config or the environment.
+ */
+async function connectionOf(
+  options: DataSourceOptions | undefined,
+): Promise<Pick<CustodyConnection, "client"> & Partial<CustodyConnection>> {
   const given = options?.client;
-  if (given) return { client: () => given };
-  const { settings, origins } = settingsFrom({
+  if (given) return { client: given };
+  return connect({
     overrides: { baseUrl: options?.baseUrl, accessToken: options?.accessToken },
     config: (key) => pulumiSdk().runtime.getConfig(key),
   });
-  return { client: () => clientFor(settings), settings, origins };
 }
 
 /** Every property of `T` may be a Pulumi `Input`. */
@@ -84,8 +77,8 @@ export class CustodyDataSourceError extends Error {
 Object.defineProperty(CustodyDataSourceError.prototype, "__pulumiRunError", { value: true });
 
 /**
- * Runs one call of a data source with the client for `options`: the arguments are checked by `prepare` before
- * any setting is read; a failure becomes a {@link CustodyDataSourceError}, which for settings that do not work
+ * Runs one call of a data source with the client for `options` (through the one door, `connect`): the arguments
+ * are checked by `prepare` before any setting is read; a failure becomes a {@link CustodyDataSourceError}, which for settings that do not work
  * names the setting, where it came from and how to change it.
  */
 export async function runDataSource<R>(
@@ -93,11 +86,12 @@ export async function runDataSource<R>(
   options: DataSourceOptions | undefined,
   prepare: () => (client: CustodyClient) => Promise<R>,
 ): Promise<R> {
-  let connection: DataSourceConnection | undefined;
+  let connection: Partial<CustodyConnection> | undefined;
   try {
     const call = prepare();
-    connection = connect(options);
-    return await call(connection.client());
+    const connected = await connectionOf(options);
+    connection = connected;
+    return await call(connected.client);
   } catch (err) {
     throw dataSourceError(source, err, connection);
   }
@@ -106,10 +100,10 @@ export async function runDataSource<R>(
 function dataSourceError(
   source: string,
   err: unknown,
-  connection: DataSourceConnection | undefined,
+  connection: Partial<CustodyConnection> | undefined,
 ): CustodyDataSourceError {
   quietLateHandlingOfDataSourceErrors();
-  if (err instanceof CustodySettingsError) return new CustodyDataSourceError(source, err.message);
+  if (err instanceof CustodySettingsError) return new CustodyDataSourceError(source, err.message, err.cause);
   const settingsError =
     connection?.settings && connection.origins
       ? settingsErrorOf(err, connection.settings, connection.origins)

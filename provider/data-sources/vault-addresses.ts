@@ -2,8 +2,8 @@
 
 import { ListVaultAddressesQuery, type UtxoVaultAddress } from "@pulumi-custody/sdk";
 import { z } from "zod";
-import { type Projected, project } from "../projection";
-import { vaultAddressFields } from "../vault-address/fields";
+import { type Projected, project } from "../core/field-tables";
+import { vaultAddressFields } from "../core/vault-address/fields";
 import { type DataSourceEntry, listDataSource } from "./define";
 
 /** Filters of {@link getVaultAddresses} (`GET /vaults/{id}/addresses`). */

@@ -9,8 +9,8 @@ import {
   type Vault,
 } from "@pulumi-custody/sdk";
 import { z } from "zod";
-import { type Projected, project } from "../projection";
-import { keyHolder, liveVaultGroupIds, vaultDetailFields, vaultFields } from "../vault/fields";
+import { type Projected, project } from "../core/field-tables";
+import { keyHolder, liveVaultGroupIds, vaultDetailFields, vaultFields } from "../core/vault/fields";
 import { type DataSourceEntry, getDataSource, listDataSource, type QueryOf } from "./define";
 import { type OwnedAssetInfo, toOwnedAsset } from "./vault-assets";
 

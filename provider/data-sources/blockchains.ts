@@ -9,7 +9,7 @@ import {
   SuggestedFees,
 } from "@pulumi-custody/sdk";
 import type { z } from "zod";
-import { type Projected, project, withoutUndefined } from "../projection";
+import { type Projected, project, withoutUndefined } from "../core/field-tables";
 import { type DataSourceEntry, getDataSource, listDataSource } from "./define";
 import { asMember } from "./fields";
 

@@ -9,7 +9,7 @@ import {
   type User as UserRecord,
 } from "@pulumi-custody/sdk";
 import { z } from "zod";
-import { type Projected, project, withoutUndefined } from "../projection";
+import { type Projected, project, withoutUndefined } from "../core/field-tables";
 import { type DataSourceEntry, getDataSource, listDataSource } from "./define";
 
 /** Filters of {@link getUsers} (`GET /users`). */

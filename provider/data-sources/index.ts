@@ -1,7 +1,11 @@
 /**
- * Every data source, by name: what the provider plugin serves as functions (`custody:index:getVaults` …) and
- * declares in its schema. The program-side functions (`getVaults`, `getVaultsOutput`) are each module's own
- * exports.
+ * `pulumi-custody/data-sources`: every data source, by name, as data: what the provider plugin serves as
+ * functions (`custody:index:getVaults` …) and declares in its schema. Programs call the functions themselves
+ * (`getVaults`, `getVaultsOutput`), exported by `pulumi-custody`. Apart from the runtime core
+ * (`pulumi-custody/core`), so that the dynamic provider's process, which never calls a data source, does not
+ * load them.
+ *
+ * @packageDocumentation
  */
 import { blockchainDataSources } from "./blockchains";
 import type { DataSourceEntry } from "./define";

@@ -6,11 +6,11 @@
  */
 import type { UtxoVaultAddress, Vault as VaultRecord } from "@pulumi-custody/sdk";
 import { CreatableUtxoAddressType } from "@pulumi-custody/sdk/schema";
-import { isAdoptOnlyVaultType } from "./input-schemas";
-import { withoutUndefined } from "./projection";
-import type { CustodyResourceKind } from "./resources";
-import { liveInputs, vaultOutputs } from "./vault/outputs";
-import { addressOutputs } from "./vault-address/outputs";
+import { withoutUndefined } from "../field-tables";
+import type { CustodyResourceKind } from "../resources";
+import { liveInputs, vaultOutputs } from "../vault/outputs";
+import { addressOutputs } from "../vault-address/outputs";
+import { isAdoptOnlyVaultType } from "./schemas";
 
 /**
  * The live inputs of an imported object, made declarable: a vault of a type that can only be adopted (safe,

@@ -1,5 +1,5 @@
 /**
- * Where the provider and the data sources find the custody API: stack config `custody:*` first, then the
+ * Where the settings come from: explicit values first, then the stack config `custody:*`, then the
  * environment. Read at run time only (in `configure()`, a method body or a data-source call), never at module
  * load, so no credential is ever captured into a resource's serialized provider.
  */
@@ -58,8 +58,13 @@ export const SETTINGS: Record<keyof CustodySettings, SettingSpec> = {
 export class CustodySettingsError extends Error {
   /** The stack config key at fault, e.g. `custody:accessToken`. */
   readonly setting: string;
-  constructor(setting: string, message: string) {
-    super(message);
+  /**
+   * @param setting - the stack config key at fault
+   * @param message - what is wrong and how to fix it, never the value
+   * @param cause - the sdk's error that showed it (a refused token's `CustodyAuthenticationError`), if any
+   */
+  constructor(setting: string, message: string, cause?: unknown) {
+    super(message, cause === undefined ? undefined : { cause });
     this.name = "CustodySettingsError";
     this.setting = setting;
     // The engine prints `${error}: ${error.stack}` for a failed provider call: a trace adds nothing here.
@@ -142,7 +147,7 @@ function checkedBaseUrl(value: string): string {
 /**
  * The rule that one setting's value breaks, judged alone (a missing value is no fault here: the environment may
  * supply it); `undefined` when the value is fine. What a plugin's `CheckConfig` reports, by the same rules as
- * {@link resolveSettings}.
+ * `connect` resolves settings with.
  */
 export function checkSetting(name: keyof CustodySettings, value: unknown): string | undefined {
   if (value === undefined || value === null || String(value).trim() === "") return undefined;
@@ -208,8 +213,7 @@ export interface ResolvedSettings {
 }
 
 /**
- * The one way every part of the package reads its settings: the provider process, the plugin, the data sources
- * and the command line all resolve a {@link SettingsSource} here.
+ * Resolves a {@link SettingsSource}: what the one door (./connect.ts) connects with. Nothing else reads settings.
  *
  * @throws {CustodySettingsError} when `baseUrl` or `accessToken` is missing, or a value is malformed.
  */
@@ -239,7 +243,7 @@ export function settingsFrom(source: SettingsSource): ResolvedSettings {
  *
  * @throws {CustodySettingsError} when `baseUrl` or `accessToken` is missing, or a value is malformed.
  */
-export function resolveSettings(lookup: ConfigLookup, env: NodeJS.ProcessEnv = process.env): CustodySettings {
+function resolveSettings(lookup: ConfigLookup, env: NodeJS.ProcessEnv = process.env): CustodySettings {
   const settings: CustodySettings = {
     baseUrl: checkedBaseUrl(required("baseUrl", lookup, env)),
     accessToken: required("accessToken", lookup, env),

@@ -5,8 +5,8 @@
  * path, status, duration; never a header, body or query string).
  */
 import type { RequestEvent } from "@pulumi-custody/sdk";
-import { notifyUser } from "./notify";
-import { SETTINGS } from "./settings";
+import { SETTINGS } from "../settings/sources";
+import { notifyUser } from "./notices";
 
 /** Rate-limiter waits shorter than this are normal pacing and not worth a word. */
 export const NOTABLE_WAIT_MS = 1000;

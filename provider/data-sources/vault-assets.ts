@@ -6,7 +6,7 @@ import {
   type OwnedAsset as OwnedAssetRecord,
 } from "@pulumi-custody/sdk";
 import { z } from "zod";
-import { type Projected, project, withoutUndefined } from "../projection";
+import { type Projected, project, withoutUndefined } from "../core/field-tables";
 import { type DataSourceEntry, getDataSource, listDataSource } from "./define";
 
 /** Filters of {@link getVaultAssets} (`GET /vaults/{id}/assets`). */

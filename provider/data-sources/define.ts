@@ -7,7 +7,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { CustodyClient, ListAllQuery } from "@pulumi-custody/sdk";
 import { z } from "zod";
-import type { FieldReader } from "../projection";
+import type { FieldReader } from "../core/field-tables";
 import { type DataSourceOptions, type InputsOf, liftToOutput, runDataSource } from "./options";
 
 /**

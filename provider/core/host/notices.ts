@@ -10,7 +10,7 @@
  * are the fallback. Outside the provider process (tests, the program) notices go to stderr.
  */
 import * as path from "node:path";
-import { engineAddressOfHost } from "./provider-host";
+import { engineAddressOfHost } from "./dynamic-provider-host";
 import { urnOfResource } from "./resource-urns";
 
 /**

@@ -12,7 +12,7 @@
  * request that needs it, and {@link watchHostRequests} runs from `configure()`.
  */
 import * as path from "node:path";
-import { engineAddressOfHost } from "./provider-host";
+import { engineAddressOfHost } from "./dynamic-provider-host";
 
 const urnById = new Map<string, string>();
 
