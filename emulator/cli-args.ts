@@ -1,6 +1,11 @@
 /** Parses the `custody-emulator` command line into emulator options, with a clear message per bad flag. */
 import { parseArgs } from "node:util";
-import { checkPublicUrl, type EmulatorOptions } from "./start-emulator";
+import {
+  checkPublicUrl,
+  DEFAULT_HEADERS_TIMEOUT_MS,
+  type EmulatorOptions,
+  MAX_TIMEOUT_MS,
+} from "./start-emulator";
 
 /** Usage of `custody-emulator`. */
 export const USAGE = `Usage: custody-emulator [options]
@@ -27,15 +32,26 @@ Options:
                            it replaces the stored token (the old one answers 401) and keeps the state
   --viewer-access-token <token>
                            the same for the read-only viewer's token
+  --allow-private-webhook-targets
+                           let POST /webhooks/test send to link-local, private, unspecified and
+                           multicast addresses (default: refused with a 422; loopback is allowed)
+  --headers-timeout <ms>   time a client has to send a request's head; then 408 (default 10000)
+  --request-timeout <ms>   time a client has to send a whole request (default 60000)
+  --idle-timeout <ms>      time a kept-alive connection may stay idle between requests (default 30000)
   --print-credentials      add the API user's private key (apiUserPrivateKeyPem) to the JSON line
   --credentials-file <file>
                            write every credential, the private key included, to this JSON file
-                           (mode 0600, replaced if it exists) before printing the JSON line
+                           (mode 0600, replaced if it exists) before printing the JSON line, and leave
+                           the tokens off stdout
   -h, --help               show this help
 
 Once listening it prints one JSON line on stdout:
   {"baseUrl", "accessToken", "webhookPublicKeyPem", "controlToken", "viewerAccessToken"}
+The control token reads and resets all state and rotates every token: keep it out of shared logs.
+With --credentials-file the line is {"baseUrl", "webhookPublicKeyPem", "credentialsFile"}.
 The API user's private key is printed only with --print-credentials, or written with --credentials-file.
+A --host other than a loopback address exposes the API and the control API to the network (a warning
+says so on stderr); on 0.0.0.0 or :: the JSON line's baseUrl is the loopback address.
 SIGINT or SIGTERM stops it cleanly (the state file is written a last time).
 
 'custody-emulator rotate-token --help' tells how to rotate a running emulator's token.`;
@@ -78,7 +94,7 @@ function bearerToken(flag: string, value: string | undefined): string | undefine
 export interface CliOutput {
   /** `--print-credentials`: the JSON line carries `apiUserPrivateKeyPem`. */
   printCredentials: boolean;
-  /** `--credentials-file`: every credential is written there, mode 0600. */
+  /** `--credentials-file`: every credential is written there, mode 0600, and the tokens are left off stdout. */
   credentialsFile?: string;
 }
 
@@ -107,6 +123,10 @@ export function parseCliArgs(
         "data-seed": { type: "string" },
         "access-token": { type: "string" },
         "viewer-access-token": { type: "string" },
+        "allow-private-webhook-targets": { type: "boolean" },
+        "headers-timeout": { type: "string" },
+        "request-timeout": { type: "string" },
+        "idle-timeout": { type: "string" },
         "print-credentials": { type: "boolean" },
         "credentials-file": { type: "string" },
         help: { type: "boolean", short: "h" },
@@ -162,6 +182,21 @@ export function parseCliArgs(
     options.transactionProgression = mode;
   }
   if (s("data-seed") !== undefined) options.dataSeed = s("data-seed");
+  if (values["allow-private-webhook-targets"] === true) options.allowPrivateWebhookTargets = true;
+  if (s("headers-timeout") !== undefined)
+    options.headersTimeoutMs = int("headers-timeout", s("headers-timeout")!, 1, MAX_TIMEOUT_MS);
+  if (s("request-timeout") !== undefined)
+    options.requestTimeoutMs = int("request-timeout", s("request-timeout")!, 1, MAX_TIMEOUT_MS);
+  if (s("idle-timeout") !== undefined)
+    options.idleTimeoutMs = int("idle-timeout", s("idle-timeout")!, 1, MAX_TIMEOUT_MS);
+  if (
+    options.requestTimeoutMs !== undefined &&
+    options.requestTimeoutMs < (options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS)
+  ) {
+    throw new UsageError(
+      `--request-timeout must be at least --headers-timeout (${options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS}), got ${options.requestTimeoutMs}`,
+    );
+  }
   const accessToken = bearerToken("access-token", s("access-token"));
   const viewerAccessToken = bearerToken("viewer-access-token", s("viewer-access-token"));
   if (accessToken !== undefined && accessToken === viewerAccessToken)
@@ -175,6 +210,11 @@ export function parseCliArgs(
   const output: CliOutput = { printCredentials: values["print-credentials"] === true };
   if (s("credentials-file") !== undefined) {
     if (!s("credentials-file")) throw new UsageError("--credentials-file must not be empty");
+    // The file holds the private key; printing it too would undo the point of the file.
+    if (output.printCredentials)
+      throw new UsageError(
+        "--print-credentials and --credentials-file exclude each other: the credentials file holds the private key",
+      );
     output.credentialsFile = s("credentials-file");
   }
   return { help: false, options, ...output };

@@ -4,7 +4,9 @@
  * 1 when it cannot start (state file, port, credentials file), 2 for a command-line mistake.
  *
  * The JSON line on stdout carries what a client needs to connect; the API user's private key only with
- * `--print-credentials` (stdout often ends up in CI logs), or in the `--credentials-file`, mode 0600.
+ * `--print-credentials` (stdout often ends up in CI logs). With `--credentials-file` every credential goes to
+ * that file, mode 0600, and the line carries no token. A warning on stderr (from `startEmulator`) says when
+ * the emulator listens on an address other machines can reach.
  */
 import {
   type CliOutput,
@@ -41,12 +43,34 @@ async function writeCredentialsFile(file: string, emulator: RunningEmulator): Pr
   }
 }
 
+/**
+ * The JSON line on stdout. With a credentials file it leaves out every token (the control token reads all
+ * state and rotates tokens; stdout often ends up in CI logs) and names the file instead.
+ */
+function stdoutLine(emulator: RunningEmulator, output: CliOutput): string {
+  if (output.credentialsFile)
+    return JSON.stringify({
+      baseUrl: emulator.baseUrl,
+      webhookPublicKeyPem: emulator.webhookPublicKeyPem,
+      credentialsFile: output.credentialsFile,
+    });
+  return JSON.stringify({
+    baseUrl: emulator.baseUrl,
+    accessToken: emulator.accessToken,
+    ...(output.printCredentials ? { apiUserPrivateKeyPem: emulator.apiUserPrivateKeyPem } : {}),
+    webhookPublicKeyPem: emulator.webhookPublicKeyPem,
+    controlToken: emulator.controlToken,
+    viewerAccessToken: emulator.viewerAccessToken,
+  });
+}
+
 /** The startup message on stderr: where the emulator listens and how to get the private key. */
 function startupMessage(emulator: RunningEmulator, output: CliOutput): string {
   const lines = [`custody-emulator: listening on ${emulator.baseUrl}`];
   if (output.credentialsFile)
     lines.push(
-      `custody-emulator: credentials, the API user's private key included, written to ${output.credentialsFile} (mode 0600)`,
+      `custody-emulator: the tokens (access, viewer, control) and the API user's private key are written to ` +
+        `${output.credentialsFile} (mode 0600), not printed`,
     );
   else if (!output.printCredentials)
     lines.push(
@@ -135,16 +159,7 @@ async function main(): Promise<number | undefined> {
       return 1;
     }
   }
-  process.stdout.write(
-    `${JSON.stringify({
-      baseUrl: emulator.baseUrl,
-      accessToken: emulator.accessToken,
-      ...(parsed.printCredentials ? { apiUserPrivateKeyPem: emulator.apiUserPrivateKeyPem } : {}),
-      webhookPublicKeyPem: emulator.webhookPublicKeyPem,
-      controlToken: emulator.controlToken,
-      viewerAccessToken: emulator.viewerAccessToken,
-    })}\n`,
-  );
+  process.stdout.write(`${stdoutLine(emulator, parsed)}\n`);
   process.stderr.write(startupMessage(emulator, parsed));
   let stopping = false;
   const stop = (signal: string) => {

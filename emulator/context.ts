@@ -21,6 +21,8 @@ export interface EmulatorContext {
   progression: TransactionProgression;
   webhooks: WebhookDispatcher;
   exports: ExportStore;
+  /** `POST /webhooks/test` may send to link-local, private and other refused targets (webhooks/targets.ts). */
+  allowPrivateWebhookTargets: boolean;
   /** Replaces the state with a fresh seed (keeps credentials and webhook endpoints). */
   reset(seed: "default" | "empty"): void;
   /** Writes the state file now, if there is one; resolves when it is durable. */

@@ -11,7 +11,7 @@
  * of the same shape; only an unexpected exception is a 500.
  */
 import { randomUUID } from "node:crypto";
-import { STATUS_CODES } from "node:http";
+import { type ServerResponse, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type EndpointName, type EndpointSpec, endpoints } from "@pulumi-custody/sdk/schema";
@@ -72,8 +72,14 @@ class MalformedJsonError extends Error {
 /** The header of an answer after which the server reads nothing more from the connection. */
 const CLOSE = { connection: "close" };
 
-/** What node's HTTP parser rejected, as the emulator answers it: status, title, detail. */
-function clientErrorAnswer(code: string | undefined): [number, string, string] {
+/**
+ * What node's HTTP parser rejected, as the emulator answers it: status, title, detail. `inBody`: the error
+ * came after the request head was parsed, so it is about the body; the parser reads a body of a known length
+ * without looking at it, so only chunked framing can be malformed there.
+ */
+function clientErrorAnswer(code: string | undefined, inBody: boolean): [number, string, string] {
+  if (inBody && code?.startsWith("HPE_"))
+    return [400, "Bad request", "The request body's chunked transfer encoding is malformed"];
   switch (code) {
     case "HPE_HEADER_OVERFLOW":
       return [
@@ -91,22 +97,39 @@ function clientErrorAnswer(code: string | undefined): [number, string, string] {
 /** Connections already answered by {@link answerClientError}: node reports each later chunk's error too. */
 const answeredSockets = new WeakSet<Duplex>();
 
+/** The response node has attached to a connection: the one of the request being read or answered. */
+type HttpSocket = Duplex & { _httpMessage?: ServerResponse | null };
+
 /**
  * Answers a request that node's HTTP parser rejected (`clientError`: a header block over the limit, a
- * malformed request line or header, a timeout) in the API's error shape, with `Connection: close`, then
- * closes the connection: nothing more can be read from it, and a keep-alive client that is not told so
- * sends its next request there and loses it. fastify's default answer has no `Connection: close`.
+ * malformed request line, header or chunked body, a header or request timeout) in the API's error shape,
+ * with `Connection: close`, then closes the connection: nothing more can be read from it, and a keep-alive
+ * client that is not told so sends its next request there and loses it. fastify's default answer has no
+ * `Connection: close`.
+ *
+ * A broken body (malformed chunked encoding, a body not complete at the request timeout) comes after its
+ * request head was parsed, so the request is already being handled: while no byte of its response is
+ * written, the error answer takes its place (the handler never gets a complete body, and its late answer
+ * is dropped); once one is, nothing can be added and the connection is just closed.
  */
 function answerClientError(err: Error & { code?: string }, socket: Duplex): void {
   if (err.code === "ECONNRESET" || socket.destroyed || answeredSockets.has(socket)) return;
   answeredSockets.add(socket);
-  // An earlier request's response is still being written on this connection: bytes would corrupt it.
-  const busy = (socket as Duplex & { _httpMessage?: unknown })._httpMessage;
-  if (!socket.writable || busy) {
+  const inFlight = (socket as HttpSocket)._httpMessage ?? undefined;
+  // The request being handled is not read to its end: the error is in its body. Otherwise an earlier
+  // request's answer is pending or being written, and bytes written now would pass for it or corrupt it.
+  const inBody = inFlight !== undefined && !inFlight.req.complete;
+  if (!socket.writable || (inFlight && (!inBody || inFlight.headersSent))) {
     socket.destroy();
     return;
   }
-  const [status, title, detail] = clientErrorAnswer(err.code);
+  if (inFlight) {
+    // Node writes nothing more of this response: its bytes would follow the error answer.
+    inFlight.writeHead = (() => inFlight) as unknown as ServerResponse["writeHead"];
+    inFlight.write = () => true;
+    inFlight.end = (() => inFlight) as unknown as ServerResponse["end"];
+  }
+  const [status, title, detail] = clientErrorAnswer(err.code, inBody);
   const requestId = randomUUID();
   const body = JSON.stringify({ title, detail, request_id: requestId });
   socket.end(
@@ -203,12 +226,39 @@ function injectedError(kind: string): ApiError {
   }
 }
 
+/** How long the server waits for a client, ms (see `EmulatorOptions`). */
+export interface ServerTimeouts {
+  /** For a request's head (request line and headers), from the connection or the previous answer on. */
+  headersMs: number;
+  /** For a whole request, body included. */
+  requestMs: number;
+  /** For a connection with no request in flight and no traffic (kept alive between requests). */
+  idleMs: number;
+}
+
+/** What {@link buildServer} needs besides the emulator's state. */
 export interface ServerOptions {
   /** The base URL of the links the emulator hands out: its own address, or the configured public URL. */
   baseUrl: () => string;
+  /** How long the server waits for clients. */
+  timeouts: ServerTimeouts;
 }
 
+/**
+ * Closes a connection idle for `idleMs` unless its request is still being answered with nothing waiting to
+ * be written (latency, a webhook test that waits for its receiver): that is the emulator's time, not the
+ * client's. A response whose bytes the client does not read, and a connection with no request in flight,
+ * are closed.
+ */
+function onIdleSocket(socket: Duplex): void {
+  const inFlight = (socket as HttpSocket)._httpMessage;
+  if (inFlight && !inFlight.writableEnded && socket.writableLength === 0) return;
+  socket.destroy();
+}
+
+/** The emulator's fastify server: the API, the control API and the error pipeline; not yet listening. */
 export function buildServer(ctx: EmulatorContext, opts: ServerOptions): FastifyInstance {
+  const { headersMs, requestMs, idleMs } = opts.timeouts;
   const app = fastify({
     logger: false,
     bodyLimit: BODY_LIMIT,
@@ -219,7 +269,20 @@ export function buildServer(ctx: EmulatorContext, opts: ServerOptions): FastifyI
     frameworkErrors: (error, req, reply) => {
       sendError(req, reply, toApiError(error, req));
     },
+    // A shared server must not let clients hold connections for ever (slowloris): node answers 408 to a
+    // request whose head or whole is late, checked every `connectionsCheckingInterval` (30 s by default,
+    // far too coarse for short timeouts).
+    http: {
+      headersTimeout: headersMs,
+      requestTimeout: requestMs,
+      connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(headersMs / 4))),
+    },
+    requestTimeout: requestMs,
+    keepAliveTimeout: idleMs,
+    connectionTimeout: idleMs,
   });
+  // With a listener, node no longer destroys every socket idle for `connectionTimeout`; `onIdleSocket` decides.
+  app.server.on("timeout", onIdleSocket);
 
   // One JSON parser that keeps the raw text: request signatures cover the exact body bytes.
   app.removeContentTypeParser("application/json");

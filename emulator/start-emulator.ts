@@ -2,6 +2,7 @@
  * Starts an emulator in this process: `startEmulator({ port: 0 })` listens on 127.0.0.1 and resolves with
  * its base URL, credentials, a control client and `close()`.
  */
+import { isIPv4 } from "node:net";
 import { resolve } from "node:path";
 import { Clock } from "./clock";
 import type { EmulatorContext } from "./context";
@@ -13,7 +14,7 @@ import { FixedWindowRateLimiter } from "./rate-limiter";
 import { RequestLog } from "./request-log";
 import { API_USER_ID, baseState, VIEWER_USER_ID } from "./seed/base-state";
 import { applyDefaultSeed } from "./seed/default-seed";
-import { buildServer } from "./server";
+import { buildServer, type ServerTimeouts } from "./server";
 import { readStateFile, StatePersistence } from "./state/persistence";
 import { Store } from "./state/store";
 import type { Credentials } from "./state/types";
@@ -56,11 +57,44 @@ export interface EmulatorOptions {
   persistDebounceMs?: number;
   /** Entries kept in the request log; default 1000. */
   requestLogSize?: number;
+  /**
+   * Let `POST /webhooks/test` send to link-local (169.254.0.0/16, fe80::/10), private (10.0.0.0/8,
+   * 172.16.0.0/12, 192.168.0.0/16, fc00::/7), unspecified (0.0.0.0/8, ::), multicast and reserved addresses,
+   * and to host names that resolve to one; default false, and such a target is a 422 at `body.url`. Loopback
+   * (127.0.0.0/8, ::1, localhost) and public addresses are always allowed. Turn it on only when every API
+   * user may probe the emulator's network: the answer tells a reachable service from an unreachable one.
+   */
+  allowPrivateWebhookTargets?: boolean;
+  /**
+   * Time a client has to send a request's head (request line and headers), ms, counted from the connection
+   * (or, on a kept-alive connection, from the head's first byte); a late one, or none at all, is answered 408
+   * and its connection closed. Default 10,000.
+   */
+  headersTimeoutMs?: number;
+  /**
+   * Time a client has to send a whole request, body included, ms; a late one is answered 408 and its
+   * connection closed. At least `headersTimeoutMs`; default 60,000 (or `headersTimeoutMs`, if larger).
+   */
+  requestTimeoutMs?: number;
+  /**
+   * Time a connection may stay open with no request in flight and no traffic, ms: mainly a kept-alive
+   * connection between requests (node adds a second of grace). An answer the emulator takes long to give
+   * (latency, a webhook test) is not cut off; one the client does not read is. Default 30,000.
+   */
+  idleTimeoutMs?: number;
+  /**
+   * Receives the emulator's warnings (e.g. listening on an address other machines can reach); default: each
+   * is written to stderr as a line `custody-emulator: warning: …`.
+   */
+  onWarning?: (message: string) => void;
 }
 
 /** A running emulator. */
 export interface RunningEmulator {
-  /** `http://127.0.0.1:<port>`; the API is under `/api/v1`. */
+  /**
+   * `http://127.0.0.1:<port>`, or the host it listens on; on every interface (`0.0.0.0`, `::`) the loopback
+   * address, `http://127.0.0.1:<port>` or `http://[::1]:<port>`. The API is under `/api/v1`.
+   */
   baseUrl: string;
   /** Bearer token of the seeded API user (role trader: reads and writes). */
   accessToken: string;
@@ -82,8 +116,72 @@ export interface RunningEmulator {
   close(): Promise<void>;
 }
 
+/** Default of `headersTimeoutMs`. */
+export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+/** Defaults of the other connection timeouts, ms (see {@link EmulatorOptions}). */
+const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+const DEFAULT_IDLE_TIMEOUT_MS = 30_000;
+/** Largest connection timeout, ms: an hour. */
+export const MAX_TIMEOUT_MS = 3_600_000;
+
+/** A timeout option's value, or `fallback` when it is not given; throws an error naming the option. */
+function timeoutOption(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 1 || value > MAX_TIMEOUT_MS)
+    throw new Error(`${name} must be an integer between 1 and ${MAX_TIMEOUT_MS} (ms), got ${value}`);
+  return value;
+}
+
+/** The connection timeouts of `options`, checked; throws an error naming the option. */
+function timeoutsOf(options: EmulatorOptions): ServerTimeouts {
+  const headersMs = timeoutOption("headersTimeoutMs", options.headersTimeoutMs, DEFAULT_HEADERS_TIMEOUT_MS);
+  const requestMs = timeoutOption(
+    "requestTimeoutMs",
+    options.requestTimeoutMs,
+    Math.max(DEFAULT_REQUEST_TIMEOUT_MS, headersMs),
+  );
+  // Node refuses a header timeout above the request timeout.
+  if (requestMs < headersMs)
+    throw new Error(`requestTimeoutMs (${requestMs}) must be at least headersTimeoutMs (${headersMs})`);
+  const idleMs = timeoutOption("idleTimeoutMs", options.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS);
+  return { headersMs, requestMs, idleMs };
+}
+
 function hostForUrl(host: string): string {
   return host.includes(":") ? `[${host}]` : host;
+}
+
+/** 127.0.0.0/8, ::1, or either as an IPv4-mapped IPv6 address. */
+function isLoopbackAddress(address: string): boolean {
+  const v4 = address.toLowerCase().replace(/^::ffff:/, "");
+  return (isIPv4(v4) && v4.startsWith("127.")) || address === "::1";
+}
+
+/**
+ * The host of the URL the emulator advertises: where a client on this machine reaches it. "Every interface"
+ * (0.0.0.0, ::) is no address to connect to (the sdk refuses `http://0.0.0.0`), so the loopback address of the
+ * same family stands for it; any other host is advertised as given.
+ */
+export function advertisedHost(host: string, boundAddress: string | undefined): string {
+  if (boundAddress === "0.0.0.0") return "127.0.0.1";
+  if (boundAddress === "::") return "[::1]";
+  return hostForUrl(host);
+}
+
+/** The warning about listening on `addresses` (all of them), or undefined when each is a loopback address. */
+export function exposureWarning(
+  host: string,
+  addresses: string[],
+  port: number | undefined,
+): string | undefined {
+  if (addresses.length > 0 && addresses.every(isLoopbackAddress)) return undefined;
+  const where = addresses.length > 0 ? addresses.join(", ") : host;
+  return (
+    `listening on ${where}, not a loopback address: anything that can reach this machine's port ${port} ` +
+    "over the network can reach every API user's data (with an access token) and the control API, which reads " +
+    "and resets all state and rotates tokens (with the control token), over plain http. Listen on 127.0.0.1 " +
+    "(--host 127.0.0.1) unless other machines must reach the emulator."
+  );
 }
 
 /**
@@ -108,6 +206,10 @@ export function checkPublicUrl(value: string, name = "publicUrl"): string {
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const host = options.host ?? "127.0.0.1";
   const publicUrl = options.publicUrl === undefined ? undefined : checkPublicUrl(options.publicUrl);
+  const timeouts = timeoutsOf(options);
+  const warn =
+    options.onWarning ??
+    ((message: string) => process.stderr.write(`custody-emulator: warning: ${message}\n`));
   const stateFile = options.stateFile ? resolve(options.stateFile) : undefined;
   const loaded = stateFile ? readStateFile(stateFile) : undefined;
   const idSeed = loaded?.id_seed ?? options.dataSeed ?? "custody-emulator";
@@ -161,6 +263,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     progression,
     webhooks,
     exports,
+    allowPrivateWebhookTargets: options.allowPrivateWebhookTargets ?? false,
     reset(seed) {
       store.load(baseState(store.credentials, idSeed));
       if (seed === "default") applyDefaultSeed(store);
@@ -174,7 +277,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   };
 
   let baseUrl = "";
-  const app = buildServer(ctx, { baseUrl: () => publicUrl ?? baseUrl });
+  const app = buildServer(ctx, { baseUrl: () => publicUrl ?? baseUrl, timeouts });
   // The file is written before listening: a state file that cannot be written fails the start.
   if (persistence) {
     persistence.schedule();
@@ -188,8 +291,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     throw err;
   }
   const address = app.server.address();
-  const port = typeof address === "object" && address ? address.port : options.port;
-  baseUrl = `http://${hostForUrl(host)}:${port}`;
+  const bound = typeof address === "object" && address ? address : undefined;
+  const port = bound ? bound.port : options.port;
+  baseUrl = `http://${advertisedHost(host, bound?.address)}:${port}`;
+  // fastify listens on every address of a host name (localhost: 127.0.0.1 and ::1).
+  const addresses = app.addresses().map((a) => (typeof a === "string" ? a : a.address));
+  const warning = exposureWarning(host, addresses, port);
+  if (warning) warn(warning);
 
   let closing: Promise<void> | undefined;
   return {

@@ -7,6 +7,7 @@
 export * from "./emulator-cli";
 export * from "./emulator-harness";
 export * from "./free-port";
+export * from "./loopback-network";
 export * from "./loopback-server";
 export * from "./vendor-instances";
 export * from "./vendor-openapi";

@@ -1,10 +1,12 @@
 /**
  * Webhook endpoints (docs/api-notes.md, "Webhooks"). Configured endpoints live in the control
  * API. `/webhooks/test` delivers one signed test event to the given URL and reports a failure as a 400
- * with a `TestWebhookErrorType`; the trigger endpoints resend to every configured endpoint subscribed to
- * the event type (none configured: nothing is sent, still 204).
+ * with a `TestWebhookErrorType`; a link-local, private or other refused target (webhooks/targets.ts) is a
+ * 422 at `body.url` unless the emulator allows them. The trigger endpoints resend to every configured
+ * endpoint subscribed to the event type (none configured: nothing is sent, still 204).
  */
 import { invalidField, notFound, preconditionFailed } from "../api-error";
+import { checkWebhookTarget } from "../webhooks/targets";
 import type { Handlers } from "./types";
 
 export const webhookHandlers: Pick<
@@ -16,6 +18,19 @@ export const webhookHandlers: Pick<
     const url = new URL(ctx.body.url);
     if (url.protocol !== "http:" && url.protocol !== "https:") {
       throw invalidField(["body", "url"], "must be an http or https URL", "url_scheme");
+    }
+    // Checked before anything is sent: a refused target answers this 422 whatever its port, so the answer
+    // tells nothing about what listens there.
+    const guarded = !ctx.emulator.allowPrivateWebhookTargets;
+    const refused = guarded ? await checkWebhookTarget(url) : undefined;
+    if (refused) {
+      throw invalidField(
+        ["body", "url"],
+        `must not point to a link-local, private, unspecified, multicast or reserved address: ${refused}. ` +
+          "Loopback receivers (127.0.0.0/8, ::1, localhost) and public addresses are allowed; start the emulator " +
+          "with --allow-private-webhook-targets (allowPrivateWebhookTargets: true) to allow the others",
+        "url_host_not_allowed",
+      );
     }
     const eventType = ctx.body.events?.[0] ?? "enriched_transaction_state_update";
     const event =
@@ -39,7 +54,7 @@ export const webhookHandlers: Pick<
             interacted_vaults: [],
             state_changes: [],
           };
-    const result = await webhooks.sendTest(ctx.body.url, eventType, event);
+    const result = await webhooks.sendTest(ctx.body.url, eventType, event, { guarded });
     if (!result.ok) {
       throw preconditionFailed(
         "Webhook test failed",

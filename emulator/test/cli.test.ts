@@ -2,8 +2,9 @@
 // effect, and clean stops.
 import assert from "node:assert/strict";
 import { createPublicKey } from "node:crypto";
+import { once } from "node:events";
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { connect, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -16,6 +17,7 @@ import {
   type StartCliOptions,
   startCli,
 } from "@pulumi-custody/testing";
+import { startWebhookReceiver } from "./emulator-webhook-receiver";
 
 describe("emulator: CLI", function () {
   // Generous: one test starts eleven node processes, which is slow on a busy machine.
@@ -67,6 +69,10 @@ describe("emulator: CLI", function () {
       "--public-url",
       "--print-credentials",
       "--credentials-file",
+      "--allow-private-webhook-targets",
+      "--headers-timeout",
+      "--request-timeout",
+      "--idle-timeout",
     ]) {
       assert.ok(run.stdout.includes(flag), flag);
     }
@@ -88,6 +94,13 @@ describe("emulator: CLI", function () {
       [["extra"], /Unexpected argument 'extra'/],
       [["--port"], /--port/],
       [["--credentials-file", ""], /--credentials-file must not be empty/],
+      [["--headers-timeout", "0"], /--headers-timeout must be between 1 and/],
+      [["--request-timeout", "soon"], /--request-timeout must be an integer/],
+      [["--idle-timeout", "-1"], /--idle-timeout/],
+      [
+        ["--headers-timeout", "5000", "--request-timeout", "1000"],
+        /--request-timeout must be at least --headers-timeout/,
+      ],
     ];
     for (const [args, message] of cases) {
       const run = await runCli(args);
@@ -149,8 +162,12 @@ describe("emulator: CLI", function () {
         "webhookPublicKeyPem",
       ]);
       assert.equal(written.baseUrl, p.info.baseUrl);
-      assert.equal(written.accessToken, p.info.accessToken);
       assert.match(written.apiUserPrivateKeyPem, /BEGIN PRIVATE KEY/);
+      // The file's tokens are the emulator's.
+      const res = await rawCall(p.info.baseUrl, "GET", "/api/v1/vaults", { token: written.accessToken });
+      assert.equal(res.status, 200);
+      const info = await rawCall(p.info.baseUrl, "GET", "/__emulator/info", { token: written.controlToken });
+      assert.equal(info.status, 200);
       assert.equal("apiUserPrivateKeyPem" in p.info, false);
       const stderr = await startupMessage(p);
       assert.ok(stderr.includes(file), stderr);
@@ -159,6 +176,53 @@ describe("emulator: CLI", function () {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it("--credentials-file leaves the tokens off stdout and says where they went", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "emulator-credentials-"));
+    try {
+      const file = path.join(dir, "credentials.json");
+      const p = await startPlain(["--credentials-file", file]);
+      const written = JSON.parse(readFileSync(file, "utf8"));
+      // A CI log that captures stdout and stderr holds no token: neither the control token (it reads all
+      // state and rotates tokens) nor an access token.
+      assert.deepEqual(Object.keys(p.info).sort(), ["baseUrl", "credentialsFile", "webhookPublicKeyPem"]);
+      assert.equal((p.info as unknown as { credentialsFile: string }).credentialsFile, file);
+      assert.equal(p.info.baseUrl, written.baseUrl);
+      const stderr = await startupMessage(p);
+      for (const token of [written.accessToken, written.viewerAccessToken, written.controlToken]) {
+        assert.ok(!stderr.includes(token), "a token on stderr");
+      }
+      assert.match(stderr, /tokens .*written to .*credentials\.json/);
+      assert.equal(await p.stop(), 0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses --print-credentials with --credentials-file (exit 2): the key goes to the file", async () => {
+    const file = path.join(tmpdir(), "no-such-directory-for-the-emulator", "credentials.json");
+    const run = await runCli(["--port", "0", "--print-credentials", "--credentials-file", file]);
+    assert.equal(run.code, 2, run.stderr);
+    assert.match(run.stderr, /--print-credentials and --credentials-file/);
+    assert.equal(run.stdout, "");
+  });
+
+  it("--host 0.0.0.0 warns on stderr that the API and the control API are exposed, and prints a usable loopback baseUrl", async () => {
+    const p = await startPlain(["--host", "0.0.0.0"]);
+    assert.match(p.info.baseUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
+    const stderr = await startupMessage(p);
+    assert.match(stderr, /warning: .*0\.0\.0\.0.*not a loopback address/);
+    assert.match(stderr, /every API user's data/);
+    assert.match(stderr, /control API/);
+    const res = await rawCall(p.info.baseUrl, "GET", "/api/v1/vaults", { token: p.info.accessToken });
+    assert.equal(res.status, 200);
+    assert.equal(await p.stop(), 0);
+  });
+
+  it("gives no warning on the default loopback address", async () => {
+    const p = await startPlain([]);
+    assert.doesNotMatch(await startupMessage(p), /warning/i);
   });
 
   it("exits 1 naming the file when --credentials-file cannot be written, and stops serving", async () => {
@@ -178,6 +242,49 @@ describe("emulator: CLI", function () {
     const third = await rawCall(p.info.baseUrl, "GET", "/api/v1/vaults", { token: p.info.accessToken });
     assert.equal(third.status, 429);
     assert.ok(third.headers["retry-after"]);
+  });
+
+  it("applies --allow-private-webhook-targets and --headers-timeout", async () => {
+    const receiver = await startWebhookReceiver();
+    try {
+      // 0.0.0.0 as a destination reaches this machine; only the flag lets the test webhook go there.
+      const target = receiver.url.replace("127.0.0.1", "0.0.0.0");
+      const strict = await start(["--seed", "empty"]);
+      const refused = await rawCall(strict.info.baseUrl, "POST", "/api/v1/webhooks/test", {
+        token: strict.info.accessToken,
+        json: { url: target },
+      });
+      assert.equal(refused.status, 422, refused.text);
+      const open = await start([
+        "--seed",
+        "empty",
+        "--allow-private-webhook-targets",
+        "--headers-timeout",
+        "300",
+      ]);
+      const sent = await rawCall(open.info.baseUrl, "POST", "/api/v1/webhooks/test", {
+        token: open.info.accessToken,
+        json: { url: target },
+      });
+      assert.equal(sent.status, 204, sent.text);
+      assert.equal(receiver.received.length, 1);
+      // A request head that never completes is answered 408 and closed after the header timeout.
+      const { hostname, port } = new URL(open.info.baseUrl);
+      const socket = connect(Number(port), hostname);
+      await once(socket, "connect");
+      let text = "";
+      socket.on("data", (d: Buffer) => (text += d.toString("latin1")));
+      socket.write("GET /api/v1/vaults HTTP/1.1\r\nHost: x\r\n");
+      const closed = await Promise.race([
+        once(socket, "end").then(() => true),
+        sleep(10_000).then(() => false),
+      ]);
+      socket.destroy();
+      assert.ok(closed, "the server kept a half-sent request head open for 10 s");
+      assert.match(text, /^HTTP\/1\.1 408 /);
+    } finally {
+      await receiver.close();
+    }
   });
 
   it("gives the same fault sequence in two processes with the same --fault-seed", async () => {

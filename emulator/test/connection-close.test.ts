@@ -123,6 +123,45 @@ describe("emulator: answers that end a connection say Connection: close", () => 
     }
   });
 
+  it("a malformed chunked body is a 400 with Connection: close, and the server closes", async () => {
+    const head = (method: string, path: string) =>
+      `${method} ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${h.emulator.accessToken}\r\n` +
+      "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
+    const body = '{"name":"chunked","type":"evm"}';
+    for (const raw of [
+      // A chunk size that is not hexadecimal.
+      `${head("POST", "/api/v1/vaults")}zz\r\n${body}\r\n0\r\n\r\n`,
+      // A chunk longer than its size says (no CRLF where the chunk should end).
+      `${head("POST", "/api/v1/vaults")}5\r\n${body}\r\n0\r\n\r\n`,
+      // A size too large for any parser, on a route of the control API.
+      `${head("POST", "/__emulator/reset")}ffffffffffffffffffff\r\n{}\r\n0\r\n\r\n`,
+      // A GET with a broken chunked body.
+      `${head("GET", "/api/v1/vaults")}-1\r\nx\r\n0\r\n\r\n`,
+    ]) {
+      const { text, closedByServer } = await rawExchange(h.emulator.baseUrl, raw);
+      assert.match(text, /^HTTP\/1\.1 400 /, `${JSON.stringify(raw)} answered ${JSON.stringify(text)}`);
+      assert.match(text, /\r\nconnection: close\r\n/i, text);
+      assert.match(text, /"title":"Bad request"/, text);
+      assert.match(text, /chunked/, text);
+      assert.ok(closedByServer, `the server kept the connection open after ${JSON.stringify(raw)}`);
+      // Exactly one answer on the connection.
+      assert.equal(text.match(/HTTP\/1\.1 /g)?.length, 1, text);
+    }
+    // Nothing was created from the broken bodies.
+    const vaults = await h.api("GET", "/api/v1/vaults", { query: { names: "chunked" } });
+    assert.equal(vaults.body.total, 0);
+  });
+
+  it("a well-formed chunked body is read as usual", async () => {
+    const body = JSON.stringify({ name: `chunked ${Date.now()}`, type: "evm" });
+    const raw =
+      `POST /api/v1/vaults HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${h.emulator.accessToken}\r\n` +
+      "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n" +
+      `${(10).toString(16)}\r\n${body.slice(0, 10)}\r\n${(body.length - 10).toString(16)}\r\n${body.slice(10)}\r\n0\r\n\r\n`;
+    const { text } = await rawExchange(h.emulator.baseUrl, raw);
+    assert.match(text, /^HTTP\/1\.1 201 /, text);
+  });
+
   it("a normal answer keeps the connection open", async () => {
     const { text, closedByServer } = await rawExchange(
       h.emulator.baseUrl,

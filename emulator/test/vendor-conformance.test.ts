@@ -10,11 +10,15 @@ import {
   checkBody,
   documentedStatuses,
   type Harness,
+  keepNetworkOnThisMachine,
   type Loose,
   responseSchemaRef,
   startHarness,
 } from "@pulumi-custody/testing";
 import { startWebhookReceiver } from "./emulator-webhook-receiver";
+
+// Some targets below are off this machine: even if their refusal broke, nothing may be sent there.
+keepNetworkOnThisMachine();
 
 /** `/api/v1/vaults/3f…` → the document's `/api/v1/vaults/{id}`. */
 function templateOf(method: string, path: string): string {
@@ -245,6 +249,8 @@ describe("emulator: conformance to the published OpenAPI 0.2.0 document", functi
     await send("POST", "/api/v1/vaults", { name: "", type: "nope" }, 422);
     await get("/api/v1/vaults?size=1000", 422);
     await send("POST", `/api/v1/vaults/${ids.evm}/addresses`, { name: "no" }, 400);
+    // A webhook test to a link-local or private target is refused as a validation error of `url`.
+    await send("POST", "/api/v1/webhooks/test", { url: "http://169.254.169.254/latest/meta-data/" }, 422);
     await h.emulator.control.setRateLimit(1);
     try {
       await h.api("GET", "/api/v1/blockchains");

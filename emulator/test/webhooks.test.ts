@@ -8,11 +8,15 @@ import {
   assertValidationIssue,
   freeLoopbackPort,
   type Harness,
+  keepNetworkOnThisMachine,
   type Loose,
   startHarness,
   uniqueName,
 } from "@pulumi-custody/testing";
 import { eventually, startWebhookReceiver, type WebhookReceiver } from "./emulator-webhook-receiver";
+
+// Some targets below are off this machine: even if their refusal broke, nothing may be sent there.
+keepNetworkOnThisMachine();
 
 const MISSING = "00000000-0000-4000-8000-000000000000";
 
@@ -128,6 +132,95 @@ describe("emulator: webhooks", () => {
         ["body", "events", 0],
       );
       assert.equal(rx.received.length, 0);
+    });
+  });
+
+  describe("POST /webhooks/test: refused targets", () => {
+    /** The issue at body.url of a refused target's 422. */
+    const refusal = (res: Loose) => {
+      assertValidationIssue(res, ["body", "url"], "url_host_not_allowed");
+      return (res.body.detail as { loc: unknown[]; msg: string }[]).find((i) => i.loc[1] === "url")!.msg;
+    };
+
+    it("refuses link-local, private, unspecified and multicast targets with a 422 naming the rule, sending nothing", async () => {
+      const port = await freeLoopbackPort();
+      const cases: [string, RegExp][] = [
+        [
+          "http://169.254.169.254/latest/meta-data/",
+          /169\.254\.169\.254 is link-local \(169\.254\.0\.0\/16\)/,
+        ],
+        ["http://[fe80::1]/hooks", /link-local \(fe80::\/10\)/],
+        ["http://10.1.2.3/hooks", /private \(10\.0\.0\.0\/8\)/],
+        ["http://172.16.0.1/hooks", /private \(172\.16\.0\.0\/12\)/],
+        ["http://172.31.255.254/hooks", /private \(172\.16\.0\.0\/12\)/],
+        ["http://192.168.1.1:8080/hooks", /private \(192\.168\.0\.0\/16\)/],
+        ["http://[fd12:3456::1]/hooks", /private \(fc00::\/7\)/],
+        [`http://0.0.0.0:${port}/hooks`, /0\.0\.0\.0\/8/],
+        ["http://[::]/hooks", /unspecified/],
+        ["https://224.0.0.1/hooks", /multicast \(224\.0\.0\.0\/4\)/],
+        ["http://[ff02::1]/hooks", /multicast \(ff00::\/8\)/],
+        // Other spellings of the same addresses.
+        ["http://[::ffff:169.254.169.254]/", /link-local \(169\.254\.0\.0\/16\)/],
+        ["http://0xa9fea9fe/", /link-local \(169\.254\.0\.0\/16\)/],
+        ["http://0300.0250.1.1/", /private \(192\.168\.0\.0\/16\)/],
+      ];
+      for (const [url, rule] of cases) {
+        const res = await h.api("POST", "/api/v1/webhooks/test", { json: { url } });
+        const msg = refusal(res);
+        assert.match(msg, rule, url);
+        // The message says how to allow it, and that loopback receivers are fine.
+        assert.match(msg, /--allow-private-webhook-targets/);
+        assert.match(msg, /loopback/i);
+      }
+      // Refused before anything is sent: a test delivery is recorded before its first attempt, and none is.
+      assert.deepEqual(await h.emulator.control.listDeliveries(), []);
+      assert.equal(rx.received.length, 0);
+    });
+
+    it("answers a refused target the same whether its port is open or closed", async () => {
+      const open = Number(new URL(rx.url).port);
+      const closed = await freeLoopbackPort();
+      // 0.0.0.0 as a destination reaches this machine's listeners: without the check, an open port
+      // answers 204 and a closed one 400 client_connection_error.
+      const a = await h.api("POST", "/api/v1/webhooks/test", {
+        json: { url: `http://0.0.0.0:${open}/hooks` },
+      });
+      const b = await h.api("POST", "/api/v1/webhooks/test", {
+        json: { url: `http://0.0.0.0:${closed}/hooks` },
+      });
+      assert.equal(a.status, b.status);
+      assert.equal(a.status, 422, a.text);
+      const { request_id: _a, ...bodyA } = a.body;
+      const { request_id: _b, ...bodyB } = b.body;
+      assert.deepEqual(bodyA, bodyB);
+      assert.ok(!JSON.stringify(bodyA).includes(String(open)), "the answer names the port");
+      assert.equal(rx.received.length, 0);
+    });
+
+    it("keeps loopback receivers working: 127.0.0.1, localhost, ::1", async () => {
+      assert.equal((await h.api("POST", "/api/v1/webhooks/test", { json: { url: rx.url } })).status, 204);
+      const byName = rx.url.replace("127.0.0.1", "localhost");
+      const res = await h.api("POST", "/api/v1/webhooks/test", { json: { url: byName } });
+      assert.equal(res.status, 204, res.text);
+      assert.equal(rx.received.length, 2);
+      // ::1 is allowed too: nothing listens there, so the delivery is tried and fails to connect.
+      const port = await freeLoopbackPort();
+      assertError(
+        await h.api("POST", "/api/v1/webhooks/test", { json: { url: `http://[::1]:${port}/hooks` } }),
+        400,
+      );
+    });
+
+    it("sends to private targets when started with allowPrivateWebhookTargets", async () => {
+      const open = await startHarness({ seed: "empty", allowPrivateWebhookTargets: true });
+      try {
+        const url = rx.url.replace("127.0.0.1", "0.0.0.0");
+        const res = await open.api("POST", "/api/v1/webhooks/test", { json: { url } });
+        assert.equal(res.status, 204, res.text);
+        assert.equal(rx.received.length, 1);
+      } finally {
+        await open.close();
+      }
     });
   });
 

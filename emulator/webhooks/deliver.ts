@@ -5,6 +5,7 @@
 import { createPrivateKey, type KeyObject, sign } from "node:crypto";
 import type { TestWebhookErrorType } from "@pulumi-custody/sdk/schema";
 import { type Dispatcher, request } from "undici";
+import { TARGET_REFUSED } from "./targets";
 
 export interface AttemptResult {
   ok: boolean;
@@ -52,7 +53,9 @@ function classify(err: unknown): { errorType: TestWebhookErrorType; error: strin
   if (TIMEOUT_ERRORS.has(code) || e.name === "TimeoutError" || e.name === "AbortError") {
     return { errorType: "timeout", error };
   }
-  if (CONNECTION_ERRORS.has(code)) return { errorType: "client_connection_error", error };
+  // A host name that resolved to a refused address when connecting (webhooks/targets.ts) never connected.
+  if (CONNECTION_ERRORS.has(code) || code === TARGET_REFUSED)
+    return { errorType: "client_connection_error", error };
   if (DISCONNECT_ERRORS.has(code)) return { errorType: "server_disconnected", error };
   return { errorType: "unexpected_error", error };
 }

@@ -13,6 +13,7 @@ import { Agent } from "undici";
 import type { StoreEvent } from "../state/store";
 import type { WebhookEndpointRecord } from "../state/types";
 import { type AttemptResult, deliverOnce, type WebhookSigner } from "./deliver";
+import { guardedLookup } from "./targets";
 
 /** Timeout, attempts and backoff of webhook deliveries; the retry delay doubles from `baseDelayMs`. */
 export interface WebhookSettings {
@@ -93,6 +94,15 @@ export class WebhookDispatcher {
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly abort = new AbortController();
   private readonly agent = new Agent({ keepAliveTimeout: 1_000, connections: 16 });
+  /**
+   * For test deliveries to checked targets: its connections refuse a host name that resolves to a refused
+   * address (webhooks/targets.ts), and it shares no kept-alive connection with `agent`.
+   */
+  private readonly guardedAgent = new Agent({
+    keepAliveTimeout: 1_000,
+    connections: 4,
+    connect: { lookup: guardedLookup() },
+  });
   private closed = false;
 
   constructor(
@@ -142,8 +152,16 @@ export class WebhookDispatcher {
     return out;
   }
 
-  /** Delivers one signed test event to `url` and waits for the outcome (`POST /webhooks/test`). */
-  async sendTest(url: string, eventType: WebhookEventType, event: unknown): Promise<AttemptResult> {
+  /**
+   * Delivers one signed test event to `url` and waits for the outcome (`POST /webhooks/test`); with `guarded`,
+   * the connection refuses a host name that resolves to a refused address.
+   */
+  async sendTest(
+    url: string,
+    eventType: WebhookEventType,
+    event: unknown,
+    { guarded }: { guarded: boolean },
+  ): Promise<AttemptResult> {
     const delivery = this.record({
       id: randomUUID(),
       kind: "test",
@@ -155,7 +173,7 @@ export class WebhookDispatcher {
       attempts: [],
     });
     this.events.set(delivery.id, { webhookId: randomUUID(), createdAt: delivery.created_at, event });
-    return this.attempt(delivery, false);
+    return this.attempt(delivery, false, guarded ? this.guardedAgent : this.agent);
   }
 
   /** Deliveries, oldest first, optionally filtered. */
@@ -181,7 +199,10 @@ export class WebhookDispatcher {
     this.closed = true;
     this.clear();
     this.abort.abort();
-    await this.agent.destroy().catch(() => undefined);
+    await Promise.all([
+      this.agent.destroy().catch(() => undefined),
+      this.guardedAgent.destroy().catch(() => undefined),
+    ]);
   }
 
   private record(delivery: DeliveryRecord): DeliveryRecord {
@@ -194,7 +215,11 @@ export class WebhookDispatcher {
     return delivery;
   }
 
-  private async attempt(delivery: DeliveryRecord, retry = true): Promise<AttemptResult> {
+  private async attempt(
+    delivery: DeliveryRecord,
+    retry = true,
+    dispatcher: Agent = this.agent,
+  ): Promise<AttemptResult> {
     const pending = this.events.get(delivery.id);
     const attempt = delivery.attempts.length + 1;
     const sentAt = this.now();
@@ -213,7 +238,7 @@ export class WebhookDispatcher {
     delivery.next_attempt_at = undefined;
     const result = await deliverOnce(delivery.url, body, signature, {
       timeoutMs: this.settings.timeoutMs,
-      dispatcher: this.agent,
+      dispatcher,
       signal: this.abort.signal,
     });
     delivery.attempts.push({
