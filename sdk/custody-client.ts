@@ -10,6 +10,7 @@
 import { inspect } from "node:util";
 import type { Dispatcher } from "undici";
 import { CustodyConfigurationError, CustodyErrorCode } from "./errors";
+import { SecretRedactor } from "./redact";
 import {
   type CustodyLogger,
   type EndpointResponse,
@@ -25,7 +26,7 @@ import { Users } from "./resources/users";
 import { Vaults } from "./resources/vaults";
 import { Webhooks } from "./resources/webhooks";
 import type { EndpointName } from "./schema/endpoints";
-import type { PemKey } from "./signing/pem-keys";
+import type { PemKey, PrivateKeyForms } from "./signing/pem-keys";
 import { parseBaseUrl } from "./transport/base-url";
 import { NodeHttpTransport } from "./transport/node-http-transport";
 import { DEFAULT_REQUESTS_PER_MINUTE, RateLimiter } from "./transport/rate-limiter";
@@ -44,12 +45,13 @@ export interface CustodyClientOptions {
   /**
    * The API user's access token (a JWT), sent as `Authorization: Bearer …`: the token itself, or a function that
    * gives the token in force, asked once per call (for a token that is rotated, or read where it is kept when it
-   * is used). Every token the client sends is scrubbed from what the service echoes back.
+   * is used). Every token the client sends is scrubbed, in any encoding, from what the service echoes back.
    */
   accessToken: string | (() => string | Promise<string>);
   /**
    * The API user's P-256 private key (PEM: PKCS#8 `PRIVATE KEY` or SEC1 `EC PRIVATE KEY`, or a KeyObject).
-   * Needed only for signed calls (`transactions.create`). It is parsed once and never logged.
+   * Needed only for signed calls (`transactions.create`). It is parsed once and never logged, and every form of
+   * it (PEM, its base64 body, DER, in their encodings) is scrubbed from what the service echoes back.
    */
   apiUserPrivateKey?: PemKey;
   /** Retries of a failed call (408, 429, 5xx, connection errors) for endpoints safe to repeat; default 3. */
@@ -162,16 +164,20 @@ export class CustodyClient {
     if (options.userAgent !== undefined && !/^[\x20-\x7e]*$/.test(String(options.userAgent))) {
       throw configError("userAgent must be printable ASCII");
     }
-    const signer =
-      options.apiUserPrivateKey === undefined ? undefined : requestSigner(options.apiUserPrivateKey);
+    const signing =
+      options.apiUserPrivateKey === undefined ? undefined : signingOf(options.apiUserPrivateKey);
+    const signer = signing?.signer;
     const advanced = options.advanced ?? {};
     const now = advanced.now ?? Date.now;
     const sleep = advanced.sleep ?? realSleep;
 
     this.#transport = makeTransport(options.transport ?? "undici", timeoutMs, options.dispatcher);
     this.#signs = signer !== undefined;
-    const secrets = typeof accessToken === "string" ? [accessToken] : [];
-    if (typeof options.apiUserPrivateKey === "string") secrets.push(options.apiUserPrivateKey.trim());
+    // Every form of each secret is worked out once, here (and for a token function's token, when it gives it).
+    const redactor = new SecretRedactor(typeof accessToken === "string" ? [accessToken] : []);
+    for (const form of signing?.keyForms.encoded ?? []) redactor.add(form, { joiners: false });
+    for (const form of signing?.keyForms.plain ?? [])
+      redactor.add(form, { encodings: false, joiners: false });
     this.#pipeline = new RequestPipeline({
       baseUrl: this.baseUrl,
       accessToken,
@@ -204,7 +210,7 @@ export class CustodyClient {
       onRequest: options.onRequest,
       now,
       sleep,
-      secrets,
+      redactor,
       listConcurrency,
     });
     this.blockchains = new Blockchains(this.#pipeline);
@@ -295,11 +301,15 @@ function checkNumber(name: string, value: unknown, fallback: number): number {
 }
 
 /**
- * Parses the key once and returns the signer of the client's requests. The signing modules are loaded here, by a
- * client that has a key, so a process that never signs (the Pulumi provider process among them) never loads them.
+ * Parses the key once and returns the signer of the client's requests, and every form of the key that the client
+ * scrubs from what the service echoes. The signing modules are loaded here, by a client that has a key, so a
+ * process that never signs (the Pulumi provider process among them) never loads them.
  */
-function requestSigner(key: PemKey): RequestSigner {
-  const { p256PrivateScalar }: typeof import("./signing/pem-keys") = require("./signing/pem-keys");
+function signingOf(key: PemKey): { signer: RequestSigner; keyForms: PrivateKeyForms } {
+  const {
+    p256PrivateScalar,
+    privateKeyForms,
+  }: typeof import("./signing/pem-keys") = require("./signing/pem-keys");
   const { signWithScalar }: typeof import("./signing/sign-request") = require("./signing/sign-request");
   let scalar: Uint8Array;
   try {
@@ -310,5 +320,8 @@ function requestSigner(key: PemKey): RequestSigner {
       `apiUserPrivateKey is unusable: ${(err as Error).message}`,
     );
   }
-  return (path, timestamp, body) => signWithScalar(path, timestamp, body, scalar);
+  return {
+    signer: (path, timestamp, body) => signWithScalar(path, timestamp, body, scalar),
+    keyForms: privateKeyForms(key),
+  };
 }

@@ -70,12 +70,25 @@ const MAX_TEXT_DETAIL = 500;
 
 const NO_SECRETS = new SecretRedactor([]);
 
+/** The texts of an error that a reader could put together: each is also scrubbed with each other one. */
+const RELATED_FIELDS = [
+  "title",
+  "detail",
+  "fullDetail",
+  "requestId",
+  "errorType",
+  "systemErrorCode",
+  "resource",
+  "body",
+] as const satisfies readonly (keyof CustodyErrorFields)[];
+
 /**
  * The error for a non-2xx response: class and code by status, fields from the body and headers.
  *
  * Everything the server sent is scrubbed by `redactor` before any field or the message is made of it, and
  * after the body is parsed: scrubbing the raw text would miss a secret written with JSON escapes (`\/`,
- * `\uXXXX`), which parsing turns back into the secret (sdk/redact.ts).
+ * `\uXXXX`), which parsing turns back into the secret (sdk/redact.ts). The fields are then scrubbed two by two,
+ * for a secret split across them, and the message once more as a whole.
  */
 export function errorFromResponse(res: ErrorResponse, redactor: SecretRedactor = NO_SECRETS): CustodyError {
   const body = redactor.value(parseBody(res.bodyText));
@@ -91,7 +104,7 @@ export function errorFromResponse(res: ErrorResponse, redactor: SecretRedactor =
       : (str(record.detail) ?? (typeof body === "string" && body !== "" ? truncate(body) : undefined));
   const resource =
     str(record.resource) ?? (res.status === 404 || res.status === 409 ? res.resource : undefined);
-  const fields: CustodyErrorFields = {
+  const scrubbed: CustodyErrorFields = {
     status: res.status,
     title,
     detail,
@@ -109,10 +122,13 @@ export function errorFromResponse(res: ErrorResponse, redactor: SecretRedactor =
     attempts: res.attempts,
     body,
   };
+  // A secret split in two (title and detail, request id header and text body) is found in the two together.
+  const fields = redactor.related(scrubbed, RELATED_FIELDS);
   const [cls, code] =
     BY_STATUS[res.status] ??
     (res.status >= 500 ? [CustodyServerError, Code.SERVER] : [CustodyError, Code.HTTP_STATUS]);
-  return new cls(code, messageFor(fields), fields);
+  // Scrubbed once more as a whole: it joins the parts of each `loc` with dots, as a JWT has them.
+  return new cls(code, redactor.text(messageFor(fields)), fields);
 }
 
 /** `GET /api/v1/vaults/… failed with 404 Not found: Vault not found (resource: vault; request id: …)`. */

@@ -15,7 +15,7 @@ import {
   CustodyResponseValidationError,
   CustodyValidationError,
 } from "./errors";
-import { SecretRedactor } from "./redact";
+import type { SecretRedactor } from "./redact";
 import { prebuiltParse } from "./schema/compiled-validator";
 import { type EndpointName, type EndpointSpec, endpoints, fillPath } from "./schema/endpoints";
 import type { ValidationIssue } from "./schema/errors";
@@ -124,8 +124,11 @@ export interface RequestPipelineOptions {
   onRequest?: (event: RequestEvent) => void;
   now: () => number;
   sleep: Sleep;
-  /** Strings scrubbed from anything the service sends back into an error. */
-  secrets: string[];
+  /**
+   * Scrubs the client's secrets from anything the service sends back into an error, a log line or an event; the
+   * pipeline adds each token a token function gives.
+   */
+  redactor: SecretRedactor;
   /** Default number of pages `listAll` keeps in flight. */
   listConcurrency: number;
 }
@@ -148,15 +151,12 @@ export class RequestPipeline {
   /** Default number of pages `listAll` keeps in flight. */
   readonly listConcurrency: number;
 
-  /** Every secret seen so far: the configured ones and each token a token function gave. */
-  readonly #secrets: Set<string>;
   /** Scrubs the secrets from anything the service sends back before an error, log line or event shows it. */
-  #redactor: SecretRedactor;
+  readonly #redactor: SecretRedactor;
 
   constructor(options: RequestPipelineOptions) {
     this.#o = options;
-    this.#secrets = new Set(options.secrets);
-    this.#redactor = new SecretRedactor([...this.#secrets]);
+    this.#redactor = options.redactor;
     this.listConcurrency = options.listConcurrency;
   }
 
@@ -168,10 +168,8 @@ export class RequestPipeline {
     const source = this.#o.accessToken;
     if (typeof source === "string") return source;
     const token = this.#o.checkToken(await source());
-    if (!this.#secrets.has(token)) {
-      this.#secrets.add(token);
-      this.#redactor = new SecretRedactor([...this.#secrets]);
-    }
+    // Its forms are worked out the first time it is seen; a known token costs a set lookup.
+    this.#redactor.add(token);
     return token;
   }
 
@@ -442,10 +440,8 @@ export class RequestPipeline {
       );
       return withResponseIssues(body, issues);
     }
-    throw new CustodyResponseValidationError(
-      CustodyErrorCode.RESPONSE_INVALID,
-      `${spec.method} ${path} answered ${res.status}, but the response does not match the ${name} response ` +
-        `schema: ${described}. A read changes nothing; the body as it came (secrets removed) is in \`body\`.`,
+    // A secret split across the request id header and a text body is found in the two taken together.
+    const fields = this.#redactor.related(
       {
         status: res.status,
         method: spec.method,
@@ -455,6 +451,15 @@ export class RequestPipeline {
         issues,
         body: this.#redactor.value(body),
       },
+      ["requestId", "body"],
+    );
+    throw new CustodyResponseValidationError(
+      CustodyErrorCode.RESPONSE_INVALID,
+      this.#redactor.text(
+        `${spec.method} ${path} answered ${res.status}, but the response does not match the ${name} response ` +
+          `schema: ${described}. A read changes nothing; the body as it came (secrets removed) is in \`body\`.`,
+      ),
+      fields,
     );
   }
 

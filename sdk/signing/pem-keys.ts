@@ -3,6 +3,7 @@
  * SEC1 `EC PRIVATE KEY`, SPKI `PUBLIC KEY`), and handing the raw key material to @noble/curves.
  */
 import { createPrivateKey, createPublicKey, type KeyObject } from "node:crypto";
+import { MIN_ANYWHERE_LENGTH, type Secret } from "../redact";
 
 /** A key given as PEM text (string or bytes) or as a node:crypto `KeyObject`. */
 export type PemKey = string | Buffer | KeyObject;
@@ -51,6 +52,57 @@ export function p256PublicPoint(key: PemKey): Uint8Array {
   point.set(x, 1);
   point.set(y, 33);
   return point;
+}
+
+/** The forms of a private key that a server could echo, for the client's redaction (sdk/redact.ts). */
+export interface PrivateKeyForms {
+  /** Searched for as written and in their byte encodings: the PEM texts (LF), the DER bytes, the scalar. */
+  encoded: Secret[];
+  /** Searched for as written only: the PEM texts with CRLF line ends, their base64 bodies and body lines. */
+  plain: string[];
+}
+
+/**
+ * Every form in which a private key can be written: the PEM text it was given as (if it was), its PKCS#8 and SEC1
+ * PEM texts with LF and CRLF line ends, the base64 body of each PEM alone (joined, and line by line), its DER
+ * bytes and its private scalar. Expects a key {@link p256PrivateScalar} accepted.
+ */
+export function privateKeyForms(key: PemKey): PrivateKeyForms {
+  const object = isKeyObject(key) ? key : createPrivateKey({ key, format: "pem" });
+  const pems: string[] = isKeyObject(key) ? [] : [typeof key === "string" ? key : key.toString("utf8")];
+  const encoded: Secret[] = [];
+  for (const type of ["pkcs8", "sec1"] as const) {
+    pems.push(object.export({ type, format: "pem" }) as string);
+    encoded.push(object.export({ type, format: "der" }));
+  }
+  const { d } = object.export({ format: "jwk" }) as { d?: string };
+  if (d !== undefined) encoded.push(Buffer.from(d, "base64url"));
+  const plain: string[] = [];
+  for (const pem of pems) {
+    const lf = pem.trim().replace(/\r\n?/g, "\n");
+    encoded.push(lf);
+    // A key file written on Windows is echoed (and encoded) with its CRLF line ends.
+    if (pem.trim() !== lf) encoded.push(pem.trim());
+    plain.push(lf.replace(/\n/g, "\r\n"));
+    for (const lines of pemBodies(lf)) {
+      plain.push(lines.join(""), ...lines.filter((line) => line.length >= MIN_ANYWHERE_LENGTH));
+    }
+  }
+  return { encoded, plain };
+}
+
+/** The base64 lines of each `-----BEGIN …-----` block of a PEM text (header lines such as `Proc-Type:` left out). */
+function pemBodies(pem: string): string[][] {
+  const bodies: string[][] = [];
+  let lines: string[] | undefined;
+  for (const line of pem.split("\n").map((l) => l.trim())) {
+    if (line.startsWith("-----BEGIN ")) lines = [];
+    else if (line.startsWith("-----END ")) {
+      if (lines !== undefined && lines.length > 0) bodies.push(lines);
+      lines = undefined;
+    } else if (lines !== undefined && line !== "" && !line.includes(":")) lines.push(line);
+  }
+  return bodies;
 }
 
 function isKeyObject(key: PemKey): key is KeyObject {

@@ -20,6 +20,7 @@ import {
 } from "../index";
 import { REDACTED, redactSecrets } from "../redact";
 import { IDS } from "./helpers";
+import { LeakFinder, tokenForms } from "./secret-forms";
 
 /** A token with slashes, so that the `\/` escape applies to it. */
 const SLASHED_TOKEN = "eyJhbGciOiJFZERTQSJ9.eyJzdWIiOiJhcGkvdXNlciJ9/c2ln+bmF0/dXJl";
@@ -506,7 +507,8 @@ describe("redactSecrets", () => {
         fc.string({ minLength: 1, maxLength: 30 }),
         fc.string({ maxLength: 200 }),
         (secret, text) => {
-          fc.pre(!shows(text, secret));
+          // "Any form" includes every piece of 12 characters of the secret and of its encodings.
+          fc.pre(!shows(text, secret) && new LeakFinder(tokenForms(secret)).find(text) === undefined);
           assert.equal(redactSecrets(text, [secret]), text);
         },
       ),
