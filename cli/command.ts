@@ -3,6 +3,7 @@
  * exit code. Bad arguments are a {@link UsageError} (exit 2, the usage printed); any other failure is reported
  * as one line, `custody <command>: <message>`, with no stack trace (exit 1).
  */
+import { shownText } from "./shown";
 
 /** The streams and environment a command runs with (the process's, or a test's). */
 export interface CommandIo {
@@ -61,15 +62,81 @@ export interface ParsedArgs {
   readonly help: boolean;
 }
 
-/** Parses `argv` by `spec`; an unknown flag, a missing value or too many arguments is a {@link UsageError}. */
+/** Option names that look like a credential: the hint says where a token goes instead. */
+const SECRET_NAME = /token|secret|password|passphrase|api-?key|credential/i;
+
+/**
+ * How a refused option is named: `--name` only, cut at `=` (what follows may be a value, a token typed into
+ * the wrong flag), escaped and bounded; a short option by its letter alone, since `-tVALUE` joins the value.
+ */
+function refusedOption(arg: string): string {
+  if (arg.startsWith("--")) {
+    const eq = arg.indexOf("=");
+    return `--${shownText(arg.slice(2, eq < 0 ? undefined : eq))}`;
+  }
+  const [letter = ""] = arg.slice(1);
+  return `-${shownText(letter)}${arg.length > 2 ? "…" : ""}`;
+}
+
+/** What follows `unknown option X`: where a token goes, the flag it may have meant, or how options are written. */
+function unknownOptionHint(arg: string, spec: FlagSpec): string {
+  const name = arg.startsWith("--") ? arg.slice(2).split("=")[0]! : "";
+  if (SECRET_NAME.test(name))
+    return (
+      ": a token is never taken from the command line (other users of the machine, and CI logs, see it); " +
+      "set CUSTODY_ACCESS_TOKEN, or the stack's custody:accessToken with `pulumi config set --secret`"
+    );
+  if (!arg.startsWith("--") && arg.length > 2)
+    return ": a short option is one letter on its own, its value the next argument (-s NAME); long options start with --";
+  const near = name === "" ? undefined : nearest(name, Object.keys(spec.flags));
+  return near ? `: did you mean --${near}?` : "";
+}
+
+/** The candidate nearest to `word` (at most two edits away), to suggest for a typo; `undefined` if none. */
+export function nearest(word: string, candidates: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = 3;
+  for (const candidate of candidates) {
+    const distance = editDistance(candidate, word);
+    if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
+  }
+  return best;
+}
+
+/** The Levenshtein distance of two short strings (`Infinity` when far apart in length), for {@link nearest}. */
+function editDistance(a: string, b: string): number {
+  // Anything far longer than a name is no typo of one (and is not worth the quadratic table).
+  if (Math.abs(a.length - b.length) > 2 || a.length > 64 || b.length > 64) return Number.POSITIVE_INFINITY;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++)
+      row[j] = Math.min(
+        previous[j]! + 1,
+        row[j - 1]! + 1,
+        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    previous = row;
+  }
+  return previous[b.length]!;
+}
+
+/**
+ * Parses `argv` by `spec`; an unknown flag, a missing value or too many arguments is a {@link UsageError}.
+ * A refused argument is named (the option's name, the argument's position), never shown: it may be a value,
+ * such as a token typed into the wrong flag, and the message goes to a log.
+ */
 export function parseArgs(argv: readonly string[], spec: FlagSpec): ParsedArgs {
   const flags: Record<string, string | boolean | string[]> = {};
   const positionals: string[] = [];
+  // Where each positional argument stood in argv (1-based), to name a refused one without showing it.
+  const positions: number[] = [];
   let help = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === "--") {
       positionals.push(...argv.slice(i + 1));
+      positions.push(...argv.slice(i + 1).map((_, k) => i + 2 + k));
       break;
     }
     if (arg === "--help" || arg === "-h") {
@@ -78,18 +145,27 @@ export function parseArgs(argv: readonly string[], spec: FlagSpec): ParsedArgs {
     }
     if (!arg.startsWith("-") || arg === "-") {
       positionals.push(arg);
+      positions.push(i + 1);
       continue;
     }
     const eq = arg.indexOf("=");
-    const raw = arg.startsWith("--") ? arg.slice(2, eq < 0 ? undefined : eq) : arg.slice(1);
-    const name = arg.startsWith("--") ? raw : spec.aliases?.[raw];
+    const name = arg.startsWith("--") ? arg.slice(2, eq < 0 ? undefined : eq) : spec.aliases?.[arg.slice(1)];
     const kind = name === undefined ? undefined : spec.flags[name];
-    if (name === undefined || kind === undefined) throw new UsageError(`unknown option ${arg}`);
+    if (name === undefined || kind === undefined)
+      throw new UsageError(`unknown option ${refusedOption(arg)}${unknownOptionHint(arg, spec)}`);
     if (kind === "boolean") {
       if (eq >= 0) throw new UsageError(`option --${name} takes no value`);
       flags[name] = true;
       continue;
     }
+    const next = argv[i + 1];
+    // `--out --access-token=…` lacks the value of --out: taking the next option as it would write a file
+    // named after a token, and print that name.
+    if (eq < 0 && next?.startsWith("--"))
+      throw new UsageError(
+        `option --${name} needs a value, and the next argument is an option (a value that starts with -- is ` +
+          `written --${name}=VALUE)`,
+      );
     const value = eq >= 0 ? arg.slice(eq + 1) : argv[++i];
     if (value === undefined || value === "") throw new UsageError(`option --${name} needs a value`);
     if (kind === "strings") flags[name] = [...((flags[name] as string[] | undefined) ?? []), value];
@@ -97,10 +173,14 @@ export function parseArgs(argv: readonly string[], spec: FlagSpec): ParsedArgs {
   }
   const max = spec.maxPositionals ?? 0;
   if (positionals.length > max) {
+    const where = positions[max]!;
+    // The argument is named by its position only: it may be a value given without its flag.
     throw new UsageError(
       max === 0
-        ? `unexpected argument ${JSON.stringify(positionals[0])}`
-        : `too many arguments (at most ${max}): ${positionals.map((p) => JSON.stringify(p)).join(" ")}`,
+        ? `unexpected argument ${where} (counted after the command; not shown, as it may be a secret): ` +
+            "this command takes options only"
+        : `too many arguments: at most ${max}, and argument ${where} (counted after the command; not shown, ` +
+            "as it may be a secret) is one too many",
     );
   }
   return { flags, positionals, help };

@@ -4,12 +4,13 @@
  * for the list and `custody <command> --help` for each one's usage.
  */
 import { disconnect } from "pulumi-custody/core";
-import { type Command, type CommandIo, UsageError } from "./command";
+import { type Command, type CommandIo, nearest, UsageError } from "./command";
 import { driftCommand } from "./drift/command";
 import { importCommand } from "./import/command";
 import { importFileCommand } from "./import-file/command";
 import { recoverCommand } from "./recover/command";
 import { reviewCommand } from "./review/command";
+import { escapeControls } from "./shown";
 
 /** Every subcommand, in the order `custody --help` lists them. */
 export const COMMANDS: readonly Command[] = [
@@ -38,17 +39,29 @@ export async function main(argv: readonly string[], io: CommandIo): Promise<numb
   }
   const command = COMMANDS.find((c) => c.name === name);
   if (!command) {
-    io.stderr.write(`custody: unknown command ${JSON.stringify(name)}\n\n${USAGE}\n`);
+    // Not shown: the first argument may be a value typed without its command. A near miss is named instead.
+    const near = nearest(
+      name,
+      COMMANDS.map((c) => c.name),
+    );
+    const hint = near ? `did you mean \`${near}\`?` : "the commands are listed below";
+    io.stderr.write(`custody: unknown command (the first argument, not shown): ${hint}\n\n${USAGE}\n`);
     return 2;
   }
   try {
     return await command.run(rest, io);
   } catch (err) {
+    // The last guard: whatever a message took from the arguments (or from what `pulumi` printed), no control
+    // character of it reaches the terminal or the log; a multi-line message keeps its lines.
+    const message = escapeControls(
+      (err instanceof Error ? err.message : String(err)).replace(/\r\n/g, "\n"),
+      "\n\t",
+    );
     if (err instanceof UsageError) {
-      io.stderr.write(`custody ${command.name}: ${err.message}\n\n${command.usage}\n`);
+      io.stderr.write(`custody ${command.name}: ${message}\n\n${command.usage}\n`);
       return 2;
     }
-    io.stderr.write(`custody ${command.name}: ${err instanceof Error ? err.message : String(err)}\n`);
+    io.stderr.write(`custody ${command.name}: ${message}\n`);
     return 1;
   } finally {
     // No kept-alive connection of a command's client holds the process open.

@@ -4,8 +4,9 @@
  * one line on standard error. Exit status: 0 no drift, 3 drift, 1 the check could not run (authentication,
  * network, a program error), 2 bad arguments.
  */
-import * as fs from "node:fs";
+import * as path from "node:path";
 import { type Command, parseArgs } from "../command";
+import { writeOutputFile } from "../output-file";
 import { runPreviewEvents } from "../pulumi-preview";
 import { PreviewInputError, parsePreview } from "../review/preview-input";
 import { type DriftReport, driftReport, failedDriftReport } from "./drift";
@@ -97,9 +98,21 @@ export const driftCommand: Command = {
     const markdown = driftMarkdown(report);
     const markdownFile = args.flags.markdown as string | undefined;
     const jsonFile = args.flags.json as string | undefined;
-    if (markdownFile) fs.writeFileSync(markdownFile, markdown);
+    const target = (file: string, what: string, flag: string) => ({
+      file: path.resolve(io.cwd, file),
+      what,
+      flag,
+      cwd: io.cwd,
+    });
+    if (markdownFile)
+      writeOutputFile(target(markdownFile, "the Markdown report", "--markdown"), markdown, {
+        overwrite: true,
+      });
     else io.stdout.write(markdown);
-    if (jsonFile) fs.writeFileSync(jsonFile, `${JSON.stringify(report, null, 2)}\n`);
+    if (jsonFile)
+      writeOutputFile(target(jsonFile, "the JSON report", "--json"), `${JSON.stringify(report, null, 2)}\n`, {
+        overwrite: true,
+      });
     io.stderr.write(`custody drift: ${verdict(report)}\n`);
     return report.exitCode;
   },

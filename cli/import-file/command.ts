@@ -6,11 +6,11 @@
  * CUSTODY_BASE_URL and CUSTODY_ACCESS_TOKEN (the token is never read from the command line, where other users
  * of the machine could see it).
  */
-import * as fs from "node:fs";
 import * as path from "node:path";
 import { type Command, parseArgs } from "../command";
 import { FILTER_FLAGS, FILTER_USAGE } from "../import/filter";
-import { planImport, STACK_FLAGS, STACK_USAGE, selectionReport } from "../import/plan";
+import { planImport, projectDirOf, STACK_FLAGS, STACK_USAGE, selectionReport } from "../import/plan";
+import { checkOutputFile, type OutputFile, writeOutputFile } from "../output-file";
 import { importFileOf } from "./import-file";
 
 /** `custody import-file`. */
@@ -20,7 +20,8 @@ export const importFileCommand: Command = {
   usage: [
     "usage: custody import-file [filters] [--with-addresses] [--stack NAME] [--out FILE]",
     "",
-    "  --out FILE            write the file there (default: standard output)",
+    "  --out FILE            write the file there, replacing it if it exists (default: standard output); its",
+    "                        directory must exist",
     ...FILTER_USAGE,
     ...STACK_USAGE,
     "",
@@ -36,14 +37,20 @@ export const importFileCommand: Command = {
       io.stdout.write(`${this.usage}\n`);
       return 0;
     }
+    const outFlag = args.flags.out as string | undefined;
+    const out: OutputFile | undefined = outFlag
+      ? { file: path.resolve(io.cwd, outFlag), what: "the import file", flag: "--out", cwd: io.cwd }
+      : undefined;
+    // Before the API is read: a directory that does not exist is said now, not after minutes of reading.
+    projectDirOf(args, io);
+    if (out) checkOutputFile(out);
     const plan = await planImport(args, io, "import-file");
     const text = `${JSON.stringify(importFileOf(plan.selection), null, 2)}\n`;
-    const out = args.flags.out as string | undefined;
     if (out === undefined) {
       io.stderr.write(selectionReport(plan));
       io.stdout.write(text);
     } else {
-      fs.writeFileSync(path.resolve(io.cwd, out), text);
+      writeOutputFile(out, text, { overwrite: true });
       io.stdout.write(selectionReport(plan));
     }
     return 0;

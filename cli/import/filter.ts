@@ -3,6 +3,7 @@
  * chain and state. Every flag is checked here, and a bad value is a usage error that names it.
  */
 import { type ParsedArgs, UsageError } from "../command";
+import { shownText, shownValue } from "../shown";
 
 /** Every vault type, UTXO chain and state a filter may name (from the sdk, through the caller). */
 export interface FilterVocabulary {
@@ -67,10 +68,18 @@ function checkedList(
   for (const value of values ?? []) {
     if (!allowed.includes(value))
       throw new UsageError(
-        `--${flag} ${JSON.stringify(value)} is not ${what} (one of ${allowed.map((a) => JSON.stringify(a)).join(", ")})`,
+        `--${flag} ${shownValue(value)} is not ${what} (one of ${allowed.map((a) => JSON.stringify(a)).join(", ")})`,
       );
   }
   return values && [...new Set(values)];
+}
+
+/** What is wrong with a pattern, without the pattern that the engine's message repeats (whole, unescaped). */
+function regExpProblem(err: unknown, pattern: string): string {
+  const message = err instanceof Error ? err.message : String(err);
+  const prefix = `Invalid regular expression: /${pattern}/u: `;
+  if (message.startsWith(prefix)) return message.slice(prefix.length);
+  return message.slice(message.lastIndexOf(": ") + 2);
 }
 
 /** The filter the flags ask for; a value outside the vocabulary, or a bad pattern, is a {@link UsageError}. */
@@ -82,7 +91,7 @@ export function filterFromArgs(args: ParsedArgs, vocabulary: FilterVocabulary): 
       namePattern = new RegExp(pattern, "u");
     } catch (err) {
       throw new UsageError(
-        `--name-pattern ${JSON.stringify(pattern)} is not a regular expression: ${(err as Error).message}`,
+        `--name-pattern ${shownValue(pattern)} is not a regular expression: ${shownText(regExpProblem(err, pattern))}`,
       );
     }
   }
@@ -119,8 +128,9 @@ export function passesFilter(vault: FilterSubject, filter: ImportFilter): boolea
 /** The filter in words, for the report: `name starts with "ops-", type evm or utxo, state active`. */
 export function describeFilter(filter: ImportFilter): string {
   const parts: string[] = [];
-  if (filter.namePrefix !== undefined) parts.push(`name starts with ${JSON.stringify(filter.namePrefix)}`);
-  if (filter.namePattern) parts.push(`name matches /${filter.namePattern.source}/`);
+  // The values as the user gave them, but escaped and bounded: the report goes to a log.
+  if (filter.namePrefix !== undefined) parts.push(`name starts with ${shownValue(filter.namePrefix)}`);
+  if (filter.namePattern) parts.push(`name matches /${shownText(filter.namePattern.source)}/`);
   if (filter.types) parts.push(`type ${filter.types.join(" or ")}`);
   if (filter.chains) parts.push(`chain ${filter.chains.join(" or ")}`);
   parts.push(`state ${filter.states.join(" or ")}`);

@@ -1,7 +1,7 @@
 /**
  * The program of an import, written by the engine's own code generation: `pulumi import --file <file> --out
  * <program>` asks the language host of the project's runtime for it (GenerateProgram: our Node.js and Python
- * hosts, engine/hostkit/codegen.go; the upstream YAML host for YAML), from the inputs each resource's `read`
+ * hosts, language-hosts/hostkit/codegen.go; the upstream YAML host for YAML), from the inputs each resource's `read`
  * reports. The import that generates it runs on a scratch stack, in a scratch project of the language, on a
  * local backend in a temporary directory that is removed afterwards: it reads the vaults and changes nothing,
  * neither on the service nor in any stack of the user. The code is what the user's own `pulumi import --file`
@@ -30,8 +30,11 @@ export const RUNTIME_OF: Readonly<Record<Language, string>> = {
 export interface GenerateOptions {
   /** The language of the program. */
   readonly language: Language;
-  /** The import file (`{ resources: [...] }`). */
-  readonly importFile: string;
+  /**
+   * The text of the import file (`{ resources: [...] }`). The scratch import reads it from its own directory,
+   * so that the user's files are written only once the program exists: a failed generation writes none.
+   */
+  readonly importText: string;
   /** Mark the resources `protect: true` in the code, as `pulumi import` does by default. */
   readonly protect: boolean;
   /** The environment of `pulumi` (PATH, PULUMI_HOME with the plugin) plus the API settings for the provider. */
@@ -67,13 +70,15 @@ export async function generateProgram(options: GenerateOptions): Promise<string>
     delete env.PULUMI_CONFIG_PASSPHRASE_FILE;
     delete env.PULUMI_STACK;
     await mkdir(join(dir, "state"));
+    const importFile = join(dir, "import.json");
+    await writeFile(importFile, options.importText);
     const run = { cwd: project, env, pulumi: options.pulumi };
     await runPulumi(["stack", "init", "import"], run);
     const output = await streamedPulumi(
       [
         "import",
         "--file",
-        options.importFile,
+        importFile,
         "--out",
         program,
         "--generate-code",

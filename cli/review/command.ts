@@ -10,8 +10,11 @@
  * policy results arrived although a pack was given, or the preview did not run; 2 bad arguments or input.
  */
 import * as fs from "node:fs";
+import * as path from "node:path";
 import { type Command, parseArgs, readAll, UsageError } from "../command";
+import { writeOutputFile } from "../output-file";
 import { previewDidNotRun, runPreviewEvents } from "../pulumi-preview";
+import { escapeControls, shownPath } from "../shown";
 import { PreviewInputError, parsePreview } from "./preview-input";
 import { type PreviewJson, reviewPreview } from "./report";
 
@@ -64,7 +67,7 @@ export const reviewCommand: Command = {
     const file = args.positionals[0];
     if (runs && file !== undefined) {
       throw new UsageError(
-        `custody review either reads FILE or runs the preview (with --, --stack or --cwd), not both: ${JSON.stringify(file)}`,
+        "custody review either reads FILE or runs the preview (with --, --stack or --cwd), not both",
       );
     }
 
@@ -91,13 +94,16 @@ export const reviewCommand: Command = {
       if (source === undefined) raw = await readAll(io.stdin);
       else {
         try {
-          raw = fs.readFileSync(source, "utf8");
+          raw = fs.readFileSync(path.resolve(io.cwd, source), "utf8");
         } catch (err) {
           const code = (err as { code?: string }).code;
+          // FILE is not shown when it does not exist: it may be a value given without its flag. One that
+          // exists is a path, and named.
           throw new UsageError(
-            code === "ENOENT"
-              ? `${source}: no such file`
-              : `${source}: cannot be read (${code ?? String(err)})`,
+            code === "ENOENT" || code === "ENOTDIR"
+              ? "FILE does not exist (not shown, as it may be a secret given without its flag): give the path " +
+                  "of a saved `pulumi preview --json`, or - for standard input"
+              : `${shownPath(path.resolve(io.cwd, source), io.cwd)}: cannot be read (${code ?? String(err)})`,
           );
         }
       }
@@ -106,7 +112,7 @@ export const reviewCommand: Command = {
       } catch (err) {
         if (!(err instanceof PreviewInputError)) throw err;
         io.stderr.write(
-          `custody review: ${source ?? "standard input"} is not the JSON of \`pulumi preview --json\`: ${err.message}\n`,
+          `custody review: ${source === undefined ? "standard input" : shownPath(path.resolve(io.cwd, source), io.cwd)} is not the JSON of \`pulumi preview --json\`: ${escapeControls(err.message)}\n`,
         );
         return 2;
       }
@@ -115,8 +121,10 @@ export const reviewCommand: Command = {
     const expectPolicy = args.flags["expect-policy"] === true || givesPolicyPack(previewArgs ?? []);
     const review = reviewPreview(preview, { expectPolicy });
     const out = args.flags.out as string | undefined;
-    if (out) fs.writeFileSync(out, review.markdown);
-    else io.stdout.write(review.markdown);
+    if (out) {
+      const target = { file: path.resolve(io.cwd, out), what: "the report", flag: "--out", cwd: io.cwd };
+      writeOutputFile(target, review.markdown, { overwrite: true });
+    } else io.stdout.write(review.markdown);
 
     if (review.cannotApply) {
       io.stderr.write("custody review: this change cannot be applied; the report says why.\n");

@@ -99,17 +99,165 @@ describe("custody import: the command", () => {
       });
     }
 
-    it("a program file that exists is not overwritten without --force", async () => {
+    it("--out and --import-file naming the same file", async () => {
+      const { code, stderr } = await custody(
+        ["import", "-l", "yaml", "--out", "x.json", "--import-file", "./x.json"],
+        dir,
+        env,
+      );
+      assert.equal(code, 2, stderr);
+      assert.match(stderr, /^custody import: --out and --import-file name the same file/);
+      assert.deepEqual(fs.readdirSync(dir), [], "nothing written");
+    });
+  });
+
+  describe("files it would write: one line that says which and what to do (exit 1, no usage)", () => {
+    /** The one line of a failure: `custody import: …`, no usage, no stack trace. */
+    function assertOneLine(stderr: string, message: RegExp): void {
+      assert.match(stderr, message);
+      assert.equal(stderr.trim().split("\n").length, 1, stderr);
+      assert.doesNotMatch(stderr, /usage:|ENOENT|EEXIST|EISDIR|\n\s+at /);
+    }
+
+    it("a program file that exists: named, not overwritten, nothing written", async () => {
       fs.writeFileSync(path.join(dir, "index.ts"), "// mine\n");
       const { code, stderr } = await custody(
         ["import", "-l", "typescript", "--provider", "dynamic"],
         dir,
         env,
       );
-      assert.equal(code, 2);
-      assert.match(stderr, /index\.ts exists: pass --force to overwrite it/);
+      assert.equal(code, 1, stderr);
+      assertOneLine(
+        stderr,
+        /^custody import: index\.ts \(the program\) exists: pass --force to overwrite it, or choose another file with --out/,
+      );
       assert.equal(fs.readFileSync(path.join(dir, "index.ts"), "utf8"), "// mine\n");
+      assert.deepEqual(fs.readdirSync(dir), ["index.ts"], "nothing written");
     });
+
+    it("an import file that exists, and the program too: both named, both unchanged", async () => {
+      fs.writeFileSync(path.join(dir, "custody-import.json"), "{}\n");
+      fs.writeFileSync(path.join(dir, "Main.yaml"), "# mine\n");
+      const { code, stderr } = await custody(["import", "-l", "yaml"], dir, env);
+      assert.equal(code, 1, stderr);
+      assertOneLine(
+        stderr,
+        /^custody import: Main\.yaml \(the program\) and custody-import\.json \(the import file\) exist: pass --force to overwrite them, or choose other files with --out and --import-file/,
+      );
+      assert.equal(fs.readFileSync(path.join(dir, "custody-import.json"), "utf8"), "{}\n");
+      assert.equal(fs.readFileSync(path.join(dir, "Main.yaml"), "utf8"), "# mine\n");
+      assert.deepEqual(fs.readdirSync(dir).sort(), ["Main.yaml", "custody-import.json"]);
+    });
+
+    it("--force replaces a program file that exists", async () => {
+      fs.writeFileSync(path.join(dir, "index.ts"), "// mine\n");
+      const { code, stderr } = await custody(
+        ["import", "-l", "typescript", "--provider", "dynamic", "--name-prefix", "cmd ", "--force"],
+        dir,
+        env,
+      );
+      assert.equal(code, 0, stderr);
+      assert.match(fs.readFileSync(path.join(dir, "index.ts"), "utf8"), /adoptExisting: true/);
+      assert.deepEqual(fs.readdirSync(dir), ["index.ts"], "no temporary file left beside it");
+    });
+
+    it("--out into a directory that does not exist: named, with what to do; nothing created", async () => {
+      const { code, stderr } = await custody(
+        ["import", "-l", "typescript", "--provider", "dynamic", "--out", "gen/index.ts"],
+        dir,
+        env,
+      );
+      assert.equal(code, 1, stderr);
+      assertOneLine(
+        stderr,
+        /^custody import: cannot write gen\/index\.ts \(the program\): the directory gen does not exist; create it, or choose another --out/,
+      );
+      assert.deepEqual(fs.readdirSync(dir), [], "nothing written, no directory made");
+    });
+
+    it("--import-file into a directory that does not exist: named before anything is read", async () => {
+      const { code, stderr } = await custody(
+        ["import", "-l", "yaml", "--import-file", "out/import.json"],
+        dir,
+        { PATH: "/nonexistent" },
+      );
+      // No settings either: the file is checked first, before the API is asked anything.
+      assert.equal(code, 1, stderr);
+      assertOneLine(
+        stderr,
+        /^custody import: cannot write out\/import\.json \(the import file\): the directory out does not exist; create it, or choose another --import-file/,
+      );
+      assert.deepEqual(fs.readdirSync(dir), []);
+    });
+
+    it("--out that is a directory: said, with what to do", async () => {
+      fs.mkdirSync(path.join(dir, "src"));
+      const { code, stderr } = await custody(
+        ["import", "-l", "typescript", "--provider", "dynamic", "--out", "src"],
+        dir,
+        env,
+      );
+      assert.equal(code, 1, stderr);
+      assertOneLine(
+        stderr,
+        /^custody import: cannot write src \(the program\): it is a directory; give --out/,
+      );
+    });
+
+    it("--cwd that does not exist: named (not mistaken for a missing Pulumi CLI)", async () => {
+      const { code, stderr } = await custody(
+        ["import", "-l", "typescript", "--provider", "dynamic", "--cwd", "nowhere"],
+        dir,
+        env,
+      );
+      assert.equal(code, 1, stderr);
+      assertOneLine(stderr, /^custody import: the project directory nowhere \(--cwd\) does not exist/);
+      const file = await custody(["import-file", "--cwd", "nowhere"], dir, env);
+      assert.equal(file.code, 1, file.stderr);
+      assertOneLine(
+        file.stderr,
+        /^custody import-file: the project directory nowhere \(--cwd\) does not exist/,
+      );
+    });
+
+    it("import-file --out into a directory that does not exist: named before anything is read", async () => {
+      const { code, stderr } = await custody(["import-file", "--out", "gen/import.json"], dir, {
+        PATH: "/nonexistent",
+      });
+      assert.equal(code, 1, stderr);
+      assertOneLine(
+        stderr,
+        /^custody import-file: cannot write gen\/import\.json \(the import file\): the directory gen does not exist; create it, or choose another --out/,
+      );
+      assert.deepEqual(fs.readdirSync(dir), []);
+    });
+
+    it("review --out into a directory that does not exist: one line, no ENOENT", async () => {
+      const preview = path.join(dir, "preview.json");
+      fs.writeFileSync(preview, JSON.stringify({ steps: [], diagnostics: [] }));
+      const { code, stderr } = await custody(["review", "--out", "gen/review.md", preview], dir, env);
+      assert.equal(code, 1, stderr);
+      assertOneLine(
+        stderr,
+        /^custody review: cannot write gen\/review\.md \(the report\): the directory gen does not exist; create it, or choose another --out/,
+      );
+    });
+  });
+
+  it("the report shows no control character of a value it echoes", async () => {
+    const esc = String.fromCharCode(0x1b);
+    const csi = String.fromCharCode(0x9b);
+    const { code, stderr } = await custody(
+      ["import-file", "--name-prefix", `cmd${esc}[2J`, "--name-pattern", `^c${csi}m`],
+      dir,
+      env,
+    );
+    assert.equal(code, 0, stderr);
+    assert.match(
+      stderr,
+      /^0 vaults to import \(name starts with "cmd\\x1b\[2J", name matches \/\^c\\x9bm\/, state active\)/m,
+    );
+    assert.doesNotMatch(stderr.replace(/\n/g, ""), /\p{Cc}/u);
   });
 
   it("a missing setting is one line naming it (exit 1), with no token anywhere", async () => {
