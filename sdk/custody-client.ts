@@ -19,12 +19,7 @@ import {
   RequestPipeline,
   type RequestSigner,
 } from "./request-pipeline";
-import { Blockchains } from "./resources/blockchains";
-import { Transactions } from "./resources/transactions";
-import { UserGroups } from "./resources/user-groups";
-import { Users } from "./resources/users";
-import { Vaults } from "./resources/vaults";
-import { Webhooks } from "./resources/webhooks";
+import { Blockchains, Transactions, UserGroups, Users, Vaults, Webhooks } from "./resources/namespaces";
 import type { EndpointName } from "./schema/endpoints";
 import type { PemKey, PrivateKeyForms } from "./signing/pem-keys";
 import { parseBaseUrl } from "./transport/base-url";

@@ -19,8 +19,8 @@ export type {
   RequestArgs,
   RequestEvent,
 } from "./request-pipeline";
+export type { CreateTransactionOptions } from "./resources/define-namespace";
 export type { ListAllQuery } from "./resources/list-all-query";
-export type { CreateTransactionOptions } from "./resources/transactions";
 export * from "./schema";
 export type { PemKey } from "./signing/pem-keys";
 export { isLoopbackHost } from "./transport/base-url";

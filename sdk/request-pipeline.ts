@@ -1,7 +1,7 @@
 /**
  * The single path every call takes: validate → build the request once → (rate limit → sign → send) with
  * retries → map errors → parse the response. Driven entirely by the endpoint table (`schema/endpoints.ts`),
- * so each namespace method is one line.
+ * so each namespace method is a line of data (`resources/namespaces.ts`).
  */
 import { randomUUID } from "node:crypto";
 import type { z } from "zod";
