@@ -64,10 +64,3 @@ export function runPreviewEvents(args: readonly string[], options: PreviewRunOpt
     });
   });
 }
-
-/** The error of a preview that printed no events: the CLI's exit code and its last word. */
-export function previewDidNotRun(run: PreviewRun): Error {
-  return new Error(
-    `\`pulumi preview\` failed (exit ${run.exitCode})${run.lastError ? `: ${run.lastError}` : ", printing no events"}`,
-  );
-}

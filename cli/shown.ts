@@ -1,7 +1,8 @@
 /**
  * How a message shows text that came from the command line (a flag's value, a path): with its control
  * characters escaped, so that an argument cannot rewrite the terminal or a CI log (an ANSI escape, a carriage
- * return, a bidi override), and cut to a bounded length, so that a pasted blob does not flood the log.
+ * return, a bidi override), and cut to a bounded length, so that a pasted blob does not flood the log. What
+ * `pulumi` printed is shown without the secrets the command was given ({@link withoutSecrets}).
  */
 import * as path from "node:path";
 
@@ -77,4 +78,28 @@ export function shownPath(file: string, cwd: string, max = SHOWN_PATH_MAX): stri
   const head = Math.floor((max - 1) / 3);
   const tail = max - 1 - head;
   return `${[...shown].slice(0, head).join("")}…${[...shown].slice(-tail).join("")}`;
+}
+
+/** Environment variables whose value is a secret, by name (`CUSTODY_ACCESS_TOKEN`, `PULUMI_CONFIG_PASSPHRASE`). */
+const SECRET_VARIABLE = /token|secret|password|passphrase|api-?key|credential/i;
+
+/** Shorter values are not masked: they would mask ordinary words and numbers while hiding nothing. */
+const SECRET_MIN_LENGTH = 8;
+
+/**
+ * `text` with every value of a secret variable of `env`, and each of `values` (e.g. the stack's secret config),
+ * replaced by `[secret]`. What `pulumi` printed reaches a report (a pull-request comment) and the log, and must
+ * not carry a token it was given.
+ */
+export function withoutSecrets(text: string, env: NodeJS.ProcessEnv, values: readonly string[] = []): string {
+  const secrets = Object.entries(env)
+    .filter(([name, value]) => SECRET_VARIABLE.test(name) && value !== undefined)
+    .map(([, value]) => value as string)
+    .concat(values)
+    .filter((value) => value.length >= SECRET_MIN_LENGTH)
+    // The longest first, so that a secret that holds another is masked whole.
+    .sort((a, b) => b.length - a.length);
+  let out = text;
+  for (const secret of secrets) out = out.split(secret).join("[secret]");
+  return out;
 }

@@ -6,6 +6,9 @@
  * `pulumi stack import`. Settings come from the stack config (`custody:baseUrl`, `custody:accessToken`) or the
  * environment, as for the provider. Run `pulumi cancel` first if the dead run left the stack locked.
  *
+ * The takeovers exist only in the state it writes back, so it says what it did once `pulumi stack import`
+ * succeeded, and when the import fails it says that nothing was changed, why, and what to do.
+ *
  * With the file backend it first repairs what a kill can leave unreadable there (./file-backend.ts): a
  * half-written metadata file beside the state, which makes every command, `pulumi cancel` included, fail with
  * `failed to load checkpoint: EOF`.
@@ -16,6 +19,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { configure, type ExportedDeployment, recoverPendingCreates } from "pulumi-custody/core";
 import { type Command, parseArgs } from "../command";
+import { withoutSecrets } from "../shown";
 import { backendDirOf, repairTornMetadata, stateBackups } from "./file-backend";
 
 /** `custody recover`. */
@@ -27,6 +31,14 @@ export const recoverCommand: Command = {
     "",
     "  --stack, -s NAME   the stack (default: the selected stack)",
     "  --cwd, -C DIR      the project directory (default: the current directory)",
+    "",
+    "Takes over the vaults and addresses the interrupted run was creating that exist as declared, drops the",
+    "creates that never arrived, and writes the state back with `pulumi stack import`; then prints what it did",
+    "for each. If the import fails (a stack still locked by the dead run: `pulumi cancel --yes` first), it",
+    "prints that nothing was changed, and why.",
+    "",
+    "Exit status: 0 recovered, or nothing to recover; 1 it failed and the stack's state was not changed (the",
+    "reason in one line); 2 bad arguments.",
   ].join("\n"),
   async run(argv, io) {
     const args = parseArgs(argv, {
@@ -43,8 +55,10 @@ export const recoverCommand: Command = {
       env: io.env,
     };
     const backendDir = fileBackendDir(options);
+    let repaired = 0;
     if (backendDir) {
       for (const file of repairTornMetadata(backendDir)) {
+        repaired++;
         io.stdout.write(
           `repaired  ${file}: a metadata file of the state that an interrupted run left half-written ` +
             "(the state file beside it is whole); removed, so that pulumi can read the stack again\n",
@@ -59,8 +73,12 @@ export const recoverCommand: Command = {
     }
     const config = JSON.parse(pulumi(["config", "--json", "--show-secrets"], options)) as Record<
       string,
-      { value?: unknown }
+      { value?: unknown; secret?: boolean }
     >;
+    // The stack's secrets, which no message may show.
+    const secrets = Object.values(config)
+      .filter((entry) => entry.secret === true && typeof entry.value === "string")
+      .map((entry) => entry.value as string);
     configure(Object.fromEntries(Object.entries(config).map(([key, entry]) => [key, entry.value])));
 
     const { deployment, outcomes } = await recoverPendingCreates(exported.deployment);
@@ -68,26 +86,32 @@ export const recoverCommand: Command = {
       io.stdout.write("No pending creates of custody vaults or addresses: nothing to recover.\n");
       return 0;
     }
-    for (const o of outcomes)
-      io.stdout.write(`${o.outcome === "adopted" ? "adopted" : "dropped"}  ${o.urn}: ${o.reason}\n`);
     const dir = mkdtempSync(join(tmpdir(), "custody-recover-"));
     try {
       const file = join(dir, "deployment.json");
       writeFileSync(file, JSON.stringify({ ...exported, deployment }), { mode: 0o600 });
       try {
-        pulumi(["stack", "import", "--file", file], options);
+        // Named without the file: a temporary one, gone when the message is read.
+        pulumi(["stack", "import", "--file", file], options, "stack import");
       } catch (err) {
-        const locked = /locked/i.test(describe(err));
+        // The takeovers were only in the state it could not write: the stack and the API are as they were.
+        const why = withoutSecrets(describe(err), io.env, secrets);
         throw new Error(
-          locked
-            ? `${describe(err)}. The interrupted run still holds the stack's lock: release it with ` +
-                "`pulumi cancel --yes` (when no other run of the stack is going on), then run `custody recover` again."
-            : describe(err),
+          `nothing ${repaired > 0 ? "else " : ""}was changed (the stack's state is as it was: nothing taken over, ` +
+            `no create dropped): ${why}` +
+            (LOCKED.test(why)
+              ? ". A run holds the stack's lock. If that run is dead (a killed or cancelled `pulumi up`), " +
+                "release it with `pulumi cancel --yes`, then run `custody recover` again; if another run is going " +
+                "on, wait for it to end, then run `custody recover` again."
+              : ""),
         );
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+    // Only now is it true: the state holds the takeovers.
+    for (const o of outcomes)
+      io.stdout.write(`${o.outcome === "adopted" ? "adopted" : "dropped"}  ${o.urn}: ${o.reason}\n`);
     const adopted = outcomes.filter((o) => o.outcome === "adopted").length;
     io.stdout.write(
       `Recovered: ${adopted} taken over, ${outcomes.length - adopted} left for \`pulumi up\` to create. Run \`pulumi up\` now.\n`,
@@ -96,8 +120,18 @@ export const recoverCommand: Command = {
   },
 };
 
-/** Runs the `pulumi` CLI; its output, or an error whose message is what the CLI said on stderr. */
-function pulumi(args: string[], options: { cwd: string; stack?: string; env: NodeJS.ProcessEnv }): string {
+/** What the backends say of a stack whose lock a run holds (the file backend; the Pulumi Cloud's 409). */
+const LOCKED = /locked|another update is currently in progress|\[409\] Conflict/i;
+
+/**
+ * Runs the `pulumi` CLI; its output, or an error whose message is what the CLI said on stderr, naming the
+ * command as `shown` (by default its arguments).
+ */
+function pulumi(
+  args: string[],
+  options: { cwd: string; stack?: string; env: NodeJS.ProcessEnv },
+  shown = args.join(" "),
+): string {
   const stackArgs = options.stack ? ["--stack", options.stack] : [];
   try {
     return execFileSync("pulumi", [...args, ...stackArgs, "--non-interactive"], {
@@ -115,7 +149,7 @@ function pulumi(args: string[], options: { cwd: string; stack?: string; env: Nod
       .filter((line) => line !== "")
       .join(" ")
       .replace(/^error: /, "");
-    throw new Error(`\`pulumi ${args.join(" ")}\` failed: ${said || describe(err)}`);
+    throw new Error(`\`pulumi ${shown}\` failed: ${said || describe(err)}`);
   }
 }
 

@@ -6,17 +6,19 @@
  * - `custody review [options] [FILE]` reads a saved `pulumi preview --json`, either form, from FILE or
  *   standard input.
  *
- * Exit status: 0 the change can be applied; 3 it cannot (the preview failed, or a mandatory violation); 1 no
- * policy results arrived although a pack was given, or the preview did not run; 2 bad arguments or input.
+ * Exit status: 0 the change can be applied; 3 it cannot (the preview failed, or a mandatory violation); 1 the
+ * preview did not run to its end (an unknown stack, a policy pack that failed to load), or no policy results
+ * arrived although a pack was given; 2 bad arguments or input. The report is written in every case but 2: a
+ * pipeline that posts it always has something true to post.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { type Command, parseArgs, readAll, UsageError } from "../command";
 import { writeOutputFile } from "../output-file";
-import { previewDidNotRun, runPreviewEvents } from "../pulumi-preview";
-import { escapeControls, shownPath } from "../shown";
+import { type PreviewRun, runPreviewEvents } from "../pulumi-preview";
+import { escapeControls, shownPath, withoutSecrets } from "../shown";
 import { PreviewInputError, parsePreview } from "./preview-input";
-import { type PreviewJson, reviewPreview } from "./report";
+import { type PreviewJson, type Review, reviewPreview, stoppedReview } from "./report";
 
 /** Exit status of a review whose change cannot be applied. */
 export const EXIT_CANNOT_APPLY = 3;
@@ -24,6 +26,46 @@ export const EXIT_CANNOT_APPLY = 3;
 /** Whether preview arguments give a policy pack (`--policy-pack DIR`, `--policy-pack=DIR`). */
 function givesPolicyPack(args: readonly string[]): boolean {
   return args.some((arg) => arg === "--policy-pack" || arg.startsWith("--policy-pack="));
+}
+
+/** What the stderr line says of a preview that did not run to its end. */
+const STOPPED: Record<NonNullable<Review["stopped"]>["kind"], string> = {
+  "policy-pack": "the policy pack failed to load",
+  "not-run": "the preview did not run",
+  "not-finished": "the preview stopped before it finished",
+  unreadable: "the output of `pulumi preview --json` could not be read",
+};
+
+/**
+ * Runs the preview and reviews it. Whatever happens to the preview is the review's to say (its reason first),
+ * so that `--out` gets a report in every case but a usage error.
+ */
+async function reviewRun(
+  previewArgs: readonly string[],
+  options: { cwd: string; stack?: string; env: NodeJS.ProcessEnv; stderr: NodeJS.WritableStream },
+  expectPolicy: boolean,
+): Promise<Review> {
+  let run: PreviewRun;
+  try {
+    run = await runPreviewEvents(previewArgs, options);
+  } catch (err) {
+    return stoppedReview("not-run", err instanceof Error ? err.message : String(err));
+  }
+  let preview: PreviewJson;
+  // No events: the CLI stopped before the engine ran (an unknown stack); the report reads that from `run`.
+  if (run.events.trim() === "") preview = { form: "events", steps: [], diagnostics: [] };
+  else {
+    try {
+      preview = parsePreview(run.events);
+    } catch (err) {
+      if (!(err instanceof PreviewInputError)) throw err;
+      return stoppedReview("unreadable", err.message);
+    }
+  }
+  return reviewPreview(preview, {
+    expectPolicy,
+    run: { exitCode: run.exitCode, lastError: run.lastError },
+  });
 }
 
 /** `custody review`. */
@@ -45,8 +87,9 @@ export const reviewCommand: Command = {
     "  --expect-policy    exit 1 unless policy results arrived (implied by --policy-pack after --)",
     "",
     "Exit status: 0 the change can be applied; 3 it cannot (the preview failed, or a mandatory policy",
-    "violation); 1 no policy results arrived although a policy pack was given, or the preview did not run;",
-    "2 bad arguments or input. The report is written in every case but 2.",
+    "violation); 1 the preview did not run to its end (e.g. an unknown stack, or a policy pack that failed to",
+    "load: the report says so first, with the reason, and claims no change), or no policy results arrived",
+    "although a policy pack was given; 2 bad arguments or input. The report is written in every case but 2.",
   ].join("\n"),
   async run(argv, io) {
     const split = argv.indexOf("--");
@@ -71,23 +114,14 @@ export const reviewCommand: Command = {
       );
     }
 
-    let preview: PreviewJson;
+    const expectPolicy = args.flags["expect-policy"] === true || givesPolicyPack(previewArgs ?? []);
+    let review: Review;
     if (runs) {
-      const run = await runPreviewEvents(previewArgs ?? [], {
-        cwd: cwd ?? io.cwd,
-        stack,
-        env: io.env,
-        stderr: io.stderr,
-      });
-      if (run.events.trim() === "") throw previewDidNotRun(run);
-      try {
-        preview = parsePreview(run.events);
-      } catch (err) {
-        if (!(err instanceof PreviewInputError)) throw err;
-        throw new Error(
-          `\`pulumi preview --json\` printed something other than engine events: ${err.message}`,
-        );
-      }
+      review = await reviewRun(
+        previewArgs ?? [],
+        { cwd: cwd ?? io.cwd, stack, env: io.env, stderr: io.stderr },
+        expectPolicy,
+      );
     } else {
       const source = file === "-" ? undefined : file;
       let raw: string;
@@ -107,6 +141,7 @@ export const reviewCommand: Command = {
           );
         }
       }
+      let preview: PreviewJson;
       try {
         preview = parsePreview(raw);
       } catch (err) {
@@ -116,16 +151,26 @@ export const reviewCommand: Command = {
         );
         return 2;
       }
+      review = reviewPreview(preview, { expectPolicy });
     }
 
-    const expectPolicy = args.flags["expect-policy"] === true || givesPolicyPack(previewArgs ?? []);
-    const review = reviewPreview(preview, { expectPolicy });
+    // What the CLI and the engine said reaches a pull-request comment: never a secret of the environment.
+    const markdown = withoutSecrets(review.markdown, io.env);
     const out = args.flags.out as string | undefined;
     if (out) {
       const target = { file: path.resolve(io.cwd, out), what: "the report", flag: "--out", cwd: io.cwd };
-      writeOutputFile(target, review.markdown, { overwrite: true });
-    } else io.stdout.write(review.markdown);
+      writeOutputFile(target, markdown, { overwrite: true });
+    } else io.stdout.write(markdown);
 
+    if (review.stopped) {
+      io.stderr.write(
+        withoutSecrets(
+          `custody review: ${STOPPED[review.stopped.kind]}: ${review.stopped.reason}; the report says so.\n`,
+          io.env,
+        ),
+      );
+      return 1;
+    }
     if (review.cannotApply) {
       io.stderr.write("custody review: this change cannot be applied; the report says why.\n");
       return EXIT_CANNOT_APPLY;

@@ -1,13 +1,16 @@
 /**
  * The review report of a custody change: what `pulumi preview --json` plans for the custody resources, as
- * Markdown for a pull-request comment. What stops the change comes first (preview errors, mandatory policy
- * violations, policy results that never arrived), then what a reviewer must not miss: replacements and
- * archives (the custody API cannot delete a vault, so both archive one, with its address), and changes to
- * `protect` and `adoptExisting`. Every vault line names its type, chain and network; values the engine masks
- * (secrets) or does not know yet are named as such, never printed as the engine's placeholders.
+ * Markdown for a pull-request comment. A preview that did not run to its end (an unknown stack, a policy pack
+ * that failed to load) is said first, with its reason, and the report then claims nothing it does not know: no
+ * "no changes", nothing about policy results. Otherwise what stops the change comes first (preview errors,
+ * mandatory policy violations, policy results that never arrived), then what a reviewer must not miss:
+ * replacements and archives (the custody API cannot delete a vault, so both archive one, with its address),
+ * and changes to `protect` and `adoptExisting`. Every vault line names its type, chain and network; values the
+ * engine masks (secrets) or does not know yet are named as such, never printed as the engine's placeholders.
  */
 
 import { type CustodyResourceKind, resourceOfType, typeOfUrn } from "pulumi-custody/core";
+import { shownText } from "../shown";
 import {
   compareField,
   containsUnknown,
@@ -109,6 +112,16 @@ export interface ReviewOptions {
    * stream says so by itself when a pack was loaded; the digest never does.
    */
   expectPolicy?: boolean;
+  /**
+   * How the `pulumi preview` that `custody review` ran itself ended (absent for a saved preview): its exit code
+   * and its last line on standard error, the reason of a preview that stopped before its summary.
+   */
+  run?: {
+    /** The CLI's exit code. */
+    exitCode: number;
+    /** The CLI's last line on standard error. */
+    lastError: string;
+  };
 }
 
 /** The review of a preview: its Markdown and what the command's exit code depends on. */
@@ -119,7 +132,22 @@ export interface Review {
   cannotApply: boolean;
   /** A policy pack was given or loaded, but no policy results arrived. */
   policyMissing: boolean;
+  /**
+   * Set when the preview did not run to its end, and why: the report then says so first and claims no change
+   * and no policy result. `policy-pack`: a policy pack failed to load, so nothing was planned; `not-run`: the
+   * CLI or the engine stopped before planning (an unknown stack); `not-finished`: it stopped part way (what it
+   * had planned is listed, as incomplete); `unreadable`: what `pulumi preview --json` printed could not be read.
+   */
+  stopped?: {
+    /** What happened. */
+    kind: "policy-pack" | "not-run" | "not-finished" | "unreadable";
+    /** The reason, in one line, control characters escaped. */
+    reason: string;
+  };
 }
+
+/** Why the preview did not run to its end; `quoted` when the reason is what the CLI or the engine said. */
+type PreviewStop = NonNullable<Review["stopped"]> & { quoted: boolean };
 
 /** How each kind of custody resource reads in the report. */
 interface KindText {
@@ -297,6 +325,95 @@ function previewErrors(diagnostics: PreviewDiagnostic[]): string[] {
     })
     .filter((line): line is string => line !== undefined);
   return [...new Set(lines)];
+}
+
+/** The engine's terminal colours (`\x1b[31m`), which the CLI adds to its messages on a terminal. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the escape character is what is matched.
+const ANSI_SGR = /\x1b\[[0-9;?]*[ -/]*[@-~]/g;
+
+/** A reason as the report shows it: one line, colours removed, control characters escaped, bounded. */
+function shownReason(reason: string): string {
+  return shownText(oneLine(reason.replace(ANSI_SGR, "")), 600);
+}
+
+/** What failed when the engine stopped: a policy pack's loading (the message names it). */
+const POLICY_PACK_FAILURE =
+  /failed to load Pulumi policy project|PulumiPolicy\.yaml|policy analyzer could not be loaded|policy pack|validating policy config|reconciling policy config/i;
+
+/**
+ * Why the preview did not run to its end, or `undefined` when it did. Only the event stream can tell: the
+ * engine ends every preview it ran, failed or not, with a summary event, so a stream without one stopped
+ * before its end (the CLI printed no events at all for an unknown stack).
+ */
+function previewStop(preview: PreviewJson, options: ReviewOptions): PreviewStop | undefined {
+  if (preview.form !== "events" || preview.result !== undefined) return undefined;
+  const run = options.run;
+  const steps = preview.steps ?? [];
+  const errors = previewErrors(preview.diagnostics ?? []);
+  const lastError = run?.lastError.replace(/^error: /, "").trim();
+  const said = errors.length > 0 ? errors.join("; ") : lastError !== "preview failed" ? lastError : undefined;
+  // A saved stream that ends early with no error in it may just be cut short: it says nothing of the preview.
+  if (!said && !run)
+    return {
+      kind: "unreadable",
+      reason:
+        "the event stream ends before the preview's summary (the preview stopped early, or the stream was cut short)",
+      quoted: false,
+    };
+  const reason =
+    said ||
+    `\`pulumi preview\` exited ${run?.exitCode} ${steps.length === 0 && preview.policy?.loaded !== true ? "without printing events" : "before the end of the preview"}`;
+  // The engine announces each pack (policyLoadEvent) as it loads them, before it plans: stopping after the
+  // announcement and before any step is stopping on a pack, and so is a reason that names one.
+  const onPack = steps.length === 0 && (preview.policy?.loaded === true || POLICY_PACK_FAILURE.test(reason));
+  const kind = onPack ? "policy-pack" : steps.length === 0 ? "not-run" : "not-finished";
+  return { kind, reason: shownReason(reason), quoted: Boolean(said) };
+}
+
+/** `text` as a Markdown code span, whatever backticks it holds. */
+function codeSpan(text: string): string {
+  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = "`".repeat(longest + 1);
+  const pad = longest > 0 || text.startsWith(" ") || text.endsWith(" ") ? " " : "";
+  return `${fence}${pad}${text}${pad}${fence}`;
+}
+
+/** The first lines of the report of a preview that did not run to its end: what happened, why, what it means. */
+function stopLines(stop: PreviewStop): string[] {
+  const what: Record<PreviewStop["kind"], [string, string]> = {
+    "policy-pack": [
+      "The policy pack failed to load",
+      "The preview stopped before it planned anything, so this report cannot say what the change would do to " +
+        "vaults or addresses, nor whether it follows the team's rules. Fix the cause, then run the review again.",
+    ],
+    "not-run": [
+      "The preview did not run",
+      "It planned nothing, so this report cannot say what the change would do to vaults or addresses, nor " +
+        "whether it follows the team's rules. Fix the cause, then run the review again.",
+    ],
+    "not-finished": [
+      "The preview stopped before it finished",
+      "What it planned before it stopped is below, and it may be incomplete, as may any policy violation " +
+        "listed. Fix the cause, then run the review again.",
+    ],
+    unreadable: [
+      "The output of `pulumi preview --json` could not be read",
+      "This report cannot say what the change would do to vaults or addresses, nor whether it follows the " +
+        "team's rules. Fix the cause, then run the review again.",
+    ],
+  };
+  const [headline, meaning] = what[stop.kind];
+  return [`🛑 ${headline}: ${stop.quoted ? codeSpan(stop.reason) : stop.reason}.`, "", meaning];
+}
+
+/**
+ * The review of a preview that could not be read or run at all (`custody review` could not start the CLI, or
+ * could not read what it printed): the reason first, and no claim about changes or policy results.
+ */
+export function stoppedReview(kind: "not-run" | "unreadable", reason: string): Review {
+  const stopped = { kind, reason: shownReason(reason) };
+  const lines = ["## Custody changes", "", ...stopLines({ ...stopped, quoted: true })];
+  return { markdown: `${lines.join("\n")}\n`, cannotApply: false, policyMissing: false, stopped };
 }
 
 /** Mandatory violations first: they stop the change. */
@@ -495,6 +612,11 @@ export function reviewPreview(preview: PreviewJson, options: ReviewOptions = {})
   }
   const mandatory = violations.filter((v) => v.enforcementLevel === "mandatory").length;
 
+  // A preview that did not run to its end: its reason replaces the verdict, and nothing is claimed about
+  // changes it never planned or policy results that never came.
+  const stop = previewStop(preview, options);
+  if (stop) return stoppedPreviewReview(stop, sections, mandatory);
+
   // What stops the change: the preview's errors, and mandatory violations.
   const errors = previewErrors(diagnostics);
   const failed =
@@ -533,23 +655,8 @@ export function reviewPreview(preview: PreviewJson, options: ReviewOptions = {})
     );
   }
 
-  const changeSections: [string, string[]][] = [
-    [
-      "⚠️ Replaced: the old vault is archived and a new one, with a new address, is created",
-      sections.replaced,
-    ],
-    ["⚠️ Archived", sections.archived],
-    ["⚠️ Protection and adoption", sections.safety],
-    ["Created", sections.created],
-    ["Restored", sections.restored],
-    ["Renamed", sections.renamed],
-    ["Vault groups (a change goes through a proposal that an approver must accept)", sections.groups],
-    ["Other updates", sections.updated],
-  ];
-  const violationSections: [string, string[]][] = [...sections.violations.entries()].map(([level, items]) => [
-    LEVEL_HEADING[level] ?? `Policy violations (${level})`,
-    items,
-  ]);
+  const changeSections = changeSectionsOf(sections);
+  const violationSections = violationSectionsOf(sections);
   const allSections: [string, string[]][] = [
     ["🛑 This change cannot be applied", sections.cannotApply],
     ["🛑 Policy results missing", sections.policyMissing],
@@ -588,11 +695,56 @@ export function reviewPreview(preview: PreviewJson, options: ReviewOptions = {})
   } else if (!digest && !policyMissing) {
     lines.push("", "No policy pack ran with this preview.");
   }
-  for (const [title, items] of allSections) {
+  pushSections(lines, allSections);
+  return { markdown: `${lines.join("\n")}\n`, cannotApply: failed, policyMissing };
+}
+
+/** The sections of planned changes, in order. */
+function changeSectionsOf(sections: Sections): [string, string[]][] {
+  return [
+    [
+      "⚠️ Replaced: the old vault is archived and a new one, with a new address, is created",
+      sections.replaced,
+    ],
+    ["⚠️ Archived", sections.archived],
+    ["⚠️ Protection and adoption", sections.safety],
+    ["Created", sections.created],
+    ["Restored", sections.restored],
+    ["Renamed", sections.renamed],
+    ["Vault groups (a change goes through a proposal that an approver must accept)", sections.groups],
+    ["Other updates", sections.updated],
+  ];
+}
+
+/** The sections of policy violations, one per level, mandatory first. */
+function violationSectionsOf(sections: Sections): [string, string[]][] {
+  return [...sections.violations.entries()].map(([level, items]) => [
+    LEVEL_HEADING[level] ?? `Policy violations (${level})`,
+    items,
+  ]);
+}
+
+/** Appends the sections that have items, each under its heading. */
+function pushSections(lines: string[], sections: [string, string[]][]): void {
+  for (const [title, items] of sections) {
     if (items.length === 0) continue;
     lines.push("", `### ${title}`, "", ...items);
   }
-  return { markdown: `${lines.join("\n")}\n`, cannotApply: failed, policyMissing };
+}
+
+/**
+ * The review of a preview that stopped before its end: the stop and its reason first; then, for one that
+ * stopped part way, what arrived before it stopped (violations, planned changes), marked as incomplete.
+ */
+function stoppedPreviewReview(stop: PreviewStop, sections: Sections, mandatory: number): Review {
+  const lines = ["## Custody changes", "", ...stopLines(stop)];
+  // Only a preview known to have stopped part way has a plan to show; a stream cut short proves nothing.
+  if (stop.kind === "not-finished")
+    pushSections(lines, [...violationSectionsOf(sections), ...changeSectionsOf(sections)]);
+  const { quoted: _quoted, ...stopped } = stop;
+  // A mandatory violation that arrived still stops the change.
+  const cannotApply = stop.kind === "not-finished" && mandatory > 0;
+  return { markdown: `${lines.join("\n")}\n`, cannotApply, policyMissing: false, stopped };
 }
 
 /** The Markdown review of a preview's custody changes (see {@link reviewPreview} for what it found). */

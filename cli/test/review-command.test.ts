@@ -46,6 +46,18 @@ const analyzed = line({
   },
 });
 const PACKS = { "pulumi-custody|local|/work/policy": "0.2.0" };
+const cancelled = line({ cancelEvent: {} });
+const errorDiagnostic = (message: string) =>
+  line({
+    diagnosticEvent: { prefix: "error: ", message: `${message}\n`, color: "never", severity: "error" },
+  });
+
+/** A report of a preview that did not run claims no change and says nothing about policy results. */
+function assertNotClaimed(report: string): void {
+  assert.doesNotMatch(report, /No vault or address changes|planned no vault or address change/);
+  assert.doesNotMatch(report, /policy results|No policy pack ran|Policy packs? .* ran/i);
+  assert.doesNotMatch(report, /cannot be applied/);
+}
 
 describe("custody review: the command", () => {
   let dir: string;
@@ -192,16 +204,128 @@ describe("custody review: the command", () => {
       assert.match(out.stdout, /^### 🛑 This change cannot be applied$/m);
     });
 
-    it("a preview that printed no events (no such stack): one line with pulumi's reason, exit 1", () => {
+    it("a preview that printed no events (no such stack): the report says it did not run, and why; one line; exit 1", () => {
       const fake = fakePulumi(dir, "", 255, "error: no stack named 'nope' found\n");
       const out = run(["review", "--stack", "nope", "--"], { env: fake.env(), cwd: dir });
       assert.equal(out.status, 1);
       assert.match(
         out.stderr,
-        /custody review: `pulumi preview` failed \(exit 255\): error: no stack named 'nope' found\n$/,
+        /\ncustody review: the preview did not run: no stack named 'nope' found; the report says so\.\n$/,
       );
-      assert.equal(out.stdout, "");
+      assert.match(
+        out.stdout,
+        /^## Custody changes\n\n🛑 The preview did not run: `no stack named 'nope' found`\.\n/,
+      );
+      assertNotClaimed(out.stdout);
       assertNoStackTrace(out);
+    });
+
+    it("--out: a preview that printed no events still writes the report, the failure first (exit 1)", () => {
+      const fake = fakePulumi(dir, "", 255, "error: no stack named 'nope' found\n");
+      const target = path.join(dir, "unknown-stack.md");
+      const out = run(["review", "--stack", "nope", "--out", target, "--"], { env: fake.env(), cwd: dir });
+      assert.equal(out.status, 1, out.stderr);
+      assert.equal(out.stdout, "");
+      assert.ok(fs.existsSync(target), `no report written; stderr: ${out.stderr}`);
+      const report = fs.readFileSync(target, "utf8");
+      assert.match(
+        report,
+        /^## Custody changes\n\n🛑 The preview did not run: `no stack named 'nope' found`\.\n/,
+      );
+      assertNotClaimed(report);
+      assertNoStackTrace(out);
+    });
+
+    describe("a policy pack that failed to load (a folder without PulumiPolicy.yaml)", () => {
+      const reasonOf = (pack: string) =>
+        `failed to load Pulumi policy project located at "${pack}": open ${pack}/PulumiPolicy.yaml: no such file or directory`;
+      // The engine announces the load, then stops before planning: no step and no summary follow. Its reason
+      // comes on standard error, or as an error diagnostic in the stream.
+      const cases: [string, (reason: string) => { events: string[]; stderr: string }][] = [
+        [
+          "the reason on standard error",
+          (reason) => ({ events: [policyLoaded, cancelled], stderr: `error: ${reason}\n` }),
+        ],
+        [
+          "the reason as an error diagnostic",
+          (reason) => ({ events: [policyLoaded, errorDiagnostic(reason), cancelled], stderr: "" }),
+        ],
+      ];
+      for (const [name, shape] of cases) {
+        it(`${name}: says so first, with the engine's reason, and claims no change and no policy result; exit 1`, () => {
+          const pack = path.join(dir, "no-pack");
+          const reason = reasonOf(pack);
+          const { events, stderr } = shape(reason);
+          const fake = fakePulumi(dir, events.join("\n"), 255, stderr);
+          const target = path.join(dir, "no-pack.md");
+          const out = run(["review", "--out", target, "--", "--policy-pack", pack], {
+            env: fake.env(),
+            cwd: dir,
+          });
+          assert.equal(out.status, 1, out.stderr);
+          const report = fs.readFileSync(target, "utf8");
+          assert.equal(report.split("\n")[2], `🛑 The policy pack failed to load: \`${reason}\`.`, report);
+          assertNotClaimed(report);
+          assert.match(
+            out.stderr,
+            /^custody review: the policy pack failed to load: failed to load Pulumi policy project .*; the report says so\.$/m,
+          );
+          assertNoStackTrace(out);
+        });
+      }
+
+      it("a saved stream of it reads the same (FILE)", () => {
+        const reason = reasonOf("/work/no-pack");
+        const saved = file("no-pack.jsonl", [policyLoaded, errorDiagnostic(reason), cancelled].join("\n"));
+        const out = run(["review", saved]);
+        assert.equal(out.status, 1, out.stderr);
+        assert.equal(out.stdout.split("\n")[2], `🛑 The policy pack failed to load: \`${reason}\`.`);
+        assertNotClaimed(out.stdout);
+      });
+    });
+
+    it("a preview that stopped part way (killed): says so first; what it planned is listed as incomplete; exit 1", () => {
+      const fake = fakePulumi(dir, createBtc, 137);
+      const out = run(["review", "--"], { env: fake.env(), cwd: dir });
+      assert.equal(out.status, 1, out.stderr);
+      const lines = out.stdout.split("\n");
+      assert.equal(
+        lines[2],
+        "🛑 The preview stopped before it finished: `pulumi preview` exited 137 before the end of the preview.",
+      );
+      assert.match(lines[4] ?? "", /^What it planned before it stopped is below, and it may be incomplete/);
+      assert.match(out.stdout, /^### Created\n\n- Vault \*\*BTC\*\*/m);
+      assert.doesNotMatch(out.stdout, /change\(s\) to review first/);
+      assertNotClaimed(out.stdout);
+    });
+
+    it("a saved stream cut short (no summary, no error): nothing in it is read as the plan; exit 1", () => {
+      const saved = file("cut.jsonl", [createBtc, analyzed].join("\n"));
+      const out = run(["review", saved]);
+      assert.equal(out.status, 1, out.stderr);
+      assert.equal(
+        out.stdout.split("\n")[2],
+        "🛑 The output of `pulumi preview --json` could not be read: the event stream ends before the preview's " +
+          "summary (the preview stopped early, or the stream was cut short).",
+      );
+      assert.doesNotMatch(out.stdout, /^### /m);
+      assertNotClaimed(out.stdout);
+    });
+
+    it("the reason is shown escaped, and without the value of a secret of the environment", () => {
+      const token = "tok-0123456789abcdef";
+      const fake = fakePulumi(dir, "", 255, `error: token ${token} refused\x1b]0;title\x07\n`);
+      const target = path.join(dir, "secret.md");
+      const out = run(["review", "--out", target, "--"], {
+        env: { ...fake.env(), CUSTODY_ACCESS_TOKEN: token },
+        cwd: dir,
+      });
+      assert.equal(out.status, 1, out.stderr);
+      const report = fs.readFileSync(target, "utf8");
+      assert.match(report, /^🛑 The preview did not run: `token \[secret\] refused\\x1b\]0;title\\x07`\.$/m);
+      assert.ok(!report.includes(token) && !report.includes("\x1b"), report);
+      const own = out.stderr.split("\n").find((l) => l.startsWith("custody review:")) ?? "";
+      assert.match(own, /^custody review: the preview did not run: token \[secret\] refused\\x1b/);
     });
   });
 });
