@@ -1,7 +1,8 @@
 /**
- * `pulumi-custody/policy`: the custody guardrails as `@pulumi/policy` policies. The package ships a ready
- * policy pack (the `policy` folder: `pulumi preview --policy-pack node_modules/pulumi-custody/policy`); a team
- * that wants its own pack builds it from {@link custodyPolicies}. docs/policy.md documents each rule.
+ * `@pulumi-custody/policy`: the custody guardrails as `@pulumi/policy` policies. The package is itself a ready
+ * policy pack (`npm install --save-dev @pulumi-custody/policy`, then
+ * `pulumi preview --policy-pack node_modules/@pulumi-custody/policy`); a team that wants its own pack builds it
+ * from {@link custodyPolicies}. docs/policy.md documents each rule.
  */
 export {
   type AdoptAllowListSettings,
