@@ -10,11 +10,12 @@
  * creates returned: creating an address in it needs no lookup by name first. A failed address create, or a
  * write to the vault's addresses this client did not record, makes the vault's addresses unknown again.
  */
-import type {
-  CustodyClient,
-  RequestEvent,
-  UtxoVaultAddress,
-  Vault as VaultRecord,
+import {
+  type CustodyClient,
+  type RequestEvent,
+  responseValidationIssues,
+  type UtxoVaultAddress,
+  type Vault as VaultRecord,
 } from "@pulumi-custody/sdk";
 import { PerOperation } from "./operation";
 import { VAULT_PAGE_SIZE } from "./vault-reads";
@@ -92,7 +93,9 @@ export class AddressReads {
     this.#creating.set(vaultId, (this.#creating.get(vaultId) ?? 0) + 1);
     try {
       const created = await create();
-      this.#known.get(vaultId)?.set(created.name, created);
+      // An answer that broke its documented shape is no record to go by: only the API knows the addresses now.
+      if (responseValidationIssues(created).length > 0) this.#known.delete(vaultId);
+      else this.#known.get(vaultId)?.set(created.name, created);
       return created;
     } catch (err) {
       // The create may have taken effect: only the API knows the vault's addresses now.

@@ -81,7 +81,10 @@ export class VaultReads {
   readonly #written = new Map<string, number>();
   /** Vaults this client renamed: their names are unknown until read again. */
   readonly #renamed = new Set<string>();
-  /** A create failed or was refused: the snapshot may be wrong about some name. */
+  /**
+   * A create failed or was refused, or took effect with an answer that could not be read: the snapshot may be
+   * wrong about some name.
+   */
   #createFailed = false;
   /** Reads and lookups of the operation that the snapshot may answer. */
   #demand = 0;
@@ -140,6 +143,14 @@ export class VaultReads {
   /** Keeps a vault this client just received from a write (the answer to a create): later reads may use it. */
   learn(vault: VaultRecord): void {
     this.#keep(vault, ++this.#clock);
+  }
+
+  /**
+   * A create of this client took effect, but its answer broke the documented shape, so there is no record to
+   * {@link learn}: lookups by name ask the API from now on.
+   */
+  createdUnread(): void {
+    this.#createFailed = true;
   }
 
   /**

@@ -18,6 +18,7 @@ import {
 import { addressReads } from "../batch/address-reads";
 import { withoutUndefined } from "../field-tables";
 import { notifyUser } from "../host/notices";
+import { escapeControls, type OffShapeAnswer, offShapeAnswer } from "../off-shape-answer";
 import { pause } from "../reconcile-pause";
 import { providerClient } from "../settings/provider-process";
 import { nameToApply } from "./check-diff";
@@ -84,7 +85,7 @@ async function addressNamed(
 /** Creates the declared address, or adopts the one that already has its name. */
 export async function createVaultAddress(
   inputs: VaultAddressInputs,
-): Promise<{ id: string; outs: VaultAddressOutputs }> {
+): Promise<{ id: string; outs: VaultAddressOutputs | DeclaredAddressOutputs }> {
   const client = await providerClient();
   const { vaultId } = inputs;
   const reads = addressReads(client);
@@ -105,7 +106,54 @@ export async function createVaultAddress(
     if (existing) return adoptAddress(existing, inputs);
     throw err;
   }
+  const offShape = offShapeAnswer(created);
+  if (offShape) return recordDeclared(inputs, offShape);
   return { id: created.id, outs: addressOutputs(created, "created", inputs.nameIsDefault === true) };
+}
+
+/**
+ * The outputs of an address known only from its id and the declared inputs (its create's answer broke the
+ * documented shape): the address's other fields are left out until a refresh reads them.
+ */
+export type DeclaredAddressOutputs = Pick<VaultAddressOutputs, "vaultId" | "acquisition"> &
+  Partial<VaultAddressOutputs>;
+
+/**
+ * An address create that took effect but whose answer broke the documented shape: recorded from its id and the
+ * declared inputs, with a warning naming the fields; a refresh reads the rest. Without an id, the error says
+ * how to take the address over.
+ */
+async function recordDeclared(
+  inputs: VaultAddressInputs,
+  offShape: OffShapeAnswer,
+): Promise<{ id: string; outs: DeclaredAddressOutputs }> {
+  const { vaultId } = inputs;
+  const named = inputs.name !== undefined ? `vault address "${inputs.name}"` : "a vault address";
+  const { id } = offShape;
+  if (id === undefined) {
+    throw new Error(
+      `${named} was created in vault ${vaultId} (the API accepted the create), but its answer has no usable id ` +
+        `(${offShape.fields}), so the state cannot record it. The address exists and cannot be deleted: ` +
+        (inputs.name !== undefined
+          ? "run `pulumi up` again, which adopts the address with the declared name."
+          : "declare its name (`name`, as the custody console shows it) on this VaultAddress and run `pulumi up` " +
+            "again to adopt it; otherwise the next `up` creates another address."),
+    );
+  }
+  const outs: DeclaredAddressOutputs = withoutUndefined({
+    vaultId,
+    name: inputs.name,
+    addressType: inputs.addressType,
+    acquisition: "created" as const,
+    nameIsDefault: inputs.nameIsDefault,
+  });
+  await notifyUser(
+    `${named} (${escapeControls(id)}) was created in vault ${vaultId}, but the answer to its create did not ` +
+      `have the documented shape (${offShape.fields}). It is recorded from its id and the declared inputs; ` +
+      "`pulumi refresh` reads the rest.",
+    { resourceId: id },
+  );
+  return { id, outs };
 }
 
 /** Takes over the address that already has the declared name, if its type is the declared one. */

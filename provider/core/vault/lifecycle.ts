@@ -25,6 +25,9 @@ import {
 } from "../api-errors";
 import { addressReads } from "../batch/address-reads";
 import { vaultReads } from "../batch/vault-reads";
+import { withoutUndefined } from "../field-tables";
+import { notifyUser } from "../host/notices";
+import { escapeControls, type OffShapeAnswer, offShapeAnswer } from "../off-shape-answer";
 import { PartialCreateError } from "../partial-create-error";
 import { pause } from "../reconcile-pause";
 import { providerClient } from "../settings/provider-process";
@@ -39,9 +42,13 @@ export const MAX_CREATE_ATTEMPTS = 4;
 const RECONCILE_LOOKUPS = 3;
 
 /** Creates (or restores, or adopts) the declared vault. */
-export async function createVault(inputs: VaultInputs): Promise<{ id: string; outs: VaultOutputs }> {
+export async function createVault(
+  inputs: VaultInputs,
+): Promise<{ id: string; outs: VaultOutputs | DeclaredVaultOutputs }> {
   const client = await providerClient();
-  const { vault, acquisition } = await acquireVault(client, inputs);
+  const acquired = await acquireVault(client, inputs);
+  if ("offShape" in acquired) return recordDeclared(client, inputs, acquired.offShape);
+  const { vault, acquisition } = acquired;
 
   // From here on the vault exists: a failure is reported with its id, so the engine keeps it in state and the
   // next `up` finishes the job through `update`.
@@ -92,7 +99,7 @@ function outputsFor(
 async function acquireVault(
   client: CustodyClient,
   inputs: VaultInputs,
-): Promise<{ vault: VaultRecord; acquisition: VaultAcquisition }> {
+): Promise<{ vault: VaultRecord; acquisition: VaultAcquisition } | { offShape: OffShapeAnswer }> {
   // Shared with the other creates of the operation (provider/core/batch/vault-reads.ts): at most a batched
   // lookup, often none once the operation's snapshot of the account is there.
   const sameName = await vaultsNamed(client, inputs.name, { reuse: true });
@@ -126,10 +133,81 @@ async function acquireVault(
     );
   }
   const created = await createNew(client, inputs);
+  const offShape = offShapeAnswer(created);
+  if (offShape) {
+    // The vault exists, but its answer cannot be read: the operation's lookups by name ask the API.
+    vaultReads(client).createdUnread();
+    return { offShape };
+  }
   // The operation's later reads and lookups know the new vault, and that its default address is its only one.
   vaultReads(client).learn(created);
   addressReads(client).vaultCreated(created);
   return { vault: created, acquisition: "created" };
+}
+
+/**
+ * The outputs of a vault known only from its id and the declared inputs (its create's answer broke the
+ * documented shape): the vault's other fields are left out until a refresh reads them.
+ */
+export type DeclaredVaultOutputs = Pick<
+  VaultOutputs,
+  "name" | "type" | "state" | "adoptExisting" | "acquisition"
+> &
+  Partial<VaultOutputs>;
+
+/**
+ * A create that took effect but whose answer broke the documented shape. With an id, the vault is recorded
+ * from it and the declared inputs, with a warning naming the fields; a refresh reads the rest, and a declared
+ * group change the create could not confirm is proposed by the next `up` (the recorded membership is empty, so
+ * `diff` sees it differ). Without an id, the state cannot record it: the error says how to take it over.
+ */
+async function recordDeclared(
+  client: CustodyClient,
+  inputs: VaultInputs,
+  offShape: OffShapeAnswer,
+): Promise<{ id: string; outs: DeclaredVaultOutputs }> {
+  const { id } = offShape;
+  if (id === undefined) {
+    throw new Error(
+      `vault "${inputs.name}" was created (the API accepted the create), but its answer has no usable id ` +
+        `(${offShape.fields}), so the state cannot record it. The vault exists: set adoptExisting: true on ` +
+        "this Vault and run `pulumi up` again to take it over (vault names are unique).",
+    );
+  }
+  const outs: DeclaredVaultOutputs = withoutUndefined({
+    name: inputs.name,
+    type: inputs.type,
+    state: "active",
+    chain: inputs.chain,
+    keyType: inputs.keyType,
+    declaredVaultGroupIds: inputs.vaultGroupIds,
+    endUserId: inputs.endUserId,
+    adoptExisting: inputs.adoptExisting === true,
+    acquisition: "created" as const,
+  });
+  await notifyUser(
+    `vault "${inputs.name}" (${escapeControls(id)}) was created, but the answer to its create did not have the ` +
+      `documented shape (${offShape.fields}). It is recorded from its id and the declared inputs; ` +
+      "`pulumi refresh` reads the rest" +
+      (inputs.vaultGroupIds !== undefined
+        ? ", and the next `pulumi up` proposes the declared vault groups."
+        : "."),
+    { resourceId: id },
+  );
+  // Declared archived from the start: archiving needs the id alone.
+  if (inputs.archived === true) {
+    try {
+      await archiveOnly(client, { id, name: inputs.name });
+    } catch (err) {
+      throw new PartialCreateError(
+        id,
+        outs,
+        `vault "${inputs.name}" (${id}) was created, but it could not be archived: ${describeError(err)}`,
+      );
+    }
+    outs.state = "archived";
+  }
+  return { id, outs };
 }
 
 function adopt(holder: VaultRecord, inputs: VaultInputs): VaultRecord {
