@@ -12,8 +12,9 @@ import type { CustodyClient } from "@pulumi-custody/sdk";
 import { describeError } from "./api-errors";
 import { vaultAddressResource, vaultResource } from "./resources";
 import { providerClient } from "./settings/provider-process";
+import { mismatch, nameHolder, vaultsNamed } from "./vault/acquire";
 import { checkedVaultInputs } from "./vault/check";
-import { mismatch, nameHolder, readVault, vaultsNamed } from "./vault/lifecycle";
+import { readVault } from "./vault/lifecycle";
 import type { VaultInputs } from "./vault/types";
 import { readVaultAddress } from "./vault-address/lifecycle";
 

@@ -9,8 +9,9 @@
 import type { z } from "zod";
 import { providerClient } from "./settings/provider-process";
 import { checkedVaultInputs, checkVault, VAULT_INPUTS, vaultInputsSchema } from "./vault/check";
+import { createVault } from "./vault/create";
 import { diffVault, VAULT_REPLACE_INPUTS } from "./vault/diff";
-import { createVault, deleteVault, readVault, updateVault } from "./vault/lifecycle";
+import { deleteVault, readVault, updateVault } from "./vault/lifecycle";
 import { VAULT_OUTPUT_NAMES } from "./vault/outputs";
 import {
   checkedVaultAddressInputs,

@@ -6,9 +6,9 @@ import type { Vault as VaultRecord } from "@pulumi-custody/sdk";
 import { notifyUser } from "../host/notices";
 import { containsUnknown, isUnknown } from "../host/unknown-values";
 import { workingClient } from "../settings/provider-process";
+import { archivedVaultName, renamedByReplace, restorable, vaultsNamed } from "./acquire";
 import { checkedVaultInputs } from "./check";
-import { archivedVaultName, renamedByReplace, restorable, vaultsNamed } from "./lifecycle";
-import { effectiveVaultGroupIds, sameIdSet } from "./membership";
+import { effectiveVaultGroupIds, sameIdSet } from "./group-ids";
 
 /** What `diff` tells the engine (the subset of `pulumi.dynamic.DiffResult` the engine forwards). */
 export interface VaultDiff {
@@ -69,7 +69,7 @@ function label(id: string, olds: Record<string, unknown>): string {
 
 /**
  * What the create of a replacement will restore instead of creating a new vault: the archived vault that it
- * finds first, as `create` looks (provider/core/vault/lifecycle.ts, `acquireVault`), once the vault `id` is
+ * finds first, as `create` looks (provider/core/vault/acquire.ts, `acquireVault`), once the vault `id` is
  * archived. `null` when there is none, so a new vault is created; `undefined` when that cannot be known yet
  * (inputs known only after apply, or the lookup failed), in which case the notice promises neither.
  */

@@ -5,8 +5,14 @@
 import type { Vault as VaultRecord } from "@pulumi-custody/sdk";
 import { withoutUndefined } from "../field-tables";
 import { keyHolder, liveVaultGroupIds, readVaultDetails, readVaultFields, vaultFields } from "./fields";
-import { pendingAgainstLive, recordedProposal } from "./membership";
-import type { PendingVaultGroupProposal, VaultAcquisition, VaultOutputs, VaultResourceState } from "./types";
+import { pendingAgainstLive, recordedProposal } from "./group-ids";
+import type {
+  PendingVaultGroupProposal,
+  VaultAcquisition,
+  VaultInputs,
+  VaultOutputs,
+  VaultResourceState,
+} from "./types";
 
 function str(value: unknown): string | undefined {
   return typeof value === "string" ? value : undefined;
@@ -85,6 +91,50 @@ export function vaultOutputs(vault: VaultRecord, carried: CarriedState): VaultOu
     acquisition: carried.acquisition,
   };
   return { ...readVaultFields(vault), details: readVaultDetails(vault), ...withoutUndefined(state) };
+}
+
+/** The outputs of a vault a create just acquired, from its record and the declared inputs. */
+export function outputsFor(
+  vault: VaultRecord,
+  inputs: VaultInputs,
+  acquisition: VaultAcquisition,
+  pendingProposal: VaultOutputs["pendingProposal"],
+): VaultOutputs {
+  return vaultOutputs(vault, {
+    adoptExisting: inputs.adoptExisting === true,
+    endUserId: inputs.endUserId,
+    declaredVaultGroupIds: inputs.vaultGroupIds,
+    pendingProposal,
+    acquisition,
+  });
+}
+
+/**
+ * The outputs of a vault known only from its id and the declared inputs (its create's answer broke the
+ * documented shape, ../off-shape-answer.ts): the vault's other fields are left out until a refresh reads them.
+ */
+export type DeclaredVaultOutputs = Pick<
+  VaultOutputs,
+  "name" | "type" | "state" | "adoptExisting" | "acquisition"
+> &
+  Partial<VaultOutputs>;
+
+/**
+ * What a create knows of a vault whose answer could not be read: the declared inputs and the state it left the
+ * vault in. The membership is not recorded, so a declared group change shows in the next `diff`.
+ */
+export function declaredVaultOutputs(inputs: VaultInputs, state: string): DeclaredVaultOutputs {
+  return withoutUndefined({
+    name: inputs.name,
+    type: inputs.type,
+    state,
+    chain: inputs.chain,
+    keyType: inputs.keyType,
+    declaredVaultGroupIds: inputs.vaultGroupIds,
+    endUserId: inputs.endUserId,
+    adoptExisting: inputs.adoptExisting === true,
+    acquisition: "created" as const,
+  });
 }
 
 /**
