@@ -9,5 +9,6 @@ export * from "./emulator-harness";
 export * from "./free-port";
 export * from "./loopback-network";
 export * from "./loopback-server";
+export * from "./service-records";
 export * from "./vendor-instances";
 export * from "./vendor-openapi";

@@ -133,9 +133,9 @@ describe("provider settings", () => {
     });
 
     it("the environment is enough when stack config is absent", () => {
-      configure({});
       process.env.CUSTODY_BASE_URL = "https://env.test";
       process.env.CUSTODY_ACCESS_TOKEN = TOKEN;
+      configure({});
       assert.deepEqual(currentSettings(), { baseUrl: "https://env.test", accessToken: TOKEN });
     });
   });

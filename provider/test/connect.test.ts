@@ -2,6 +2,8 @@
 // stack config, the environment); the provider process connects the same way from its configuration. A refused configured token with a working one in the environment switches the
 // client it already made to that token, rather than building a second client.
 import * as assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import * as path from "node:path";
 import { type RunningEmulator, startEmulator } from "@pulumi-custody/emulator";
 import {
   CustodySettingsError,
@@ -86,4 +88,42 @@ describe("one door for settings", () => {
     assert.equal(ready, made, "no second client");
     assert.ok((await ready.vaults.list({ size: 1 })).total >= 0, "it now sends the environment's token");
   });
+
+  it("the token enters through one module: only the settings sources read it from the environment", () => {
+    // Every access token comes from settingsFrom (./sources.ts): stack config, options, the environment,
+    // and the environment's replacement after a rotation. Any other reader would be a second door.
+    const core = path.resolve(__dirname, "../../core");
+    const readers = sourceFiles(core).filter((file) =>
+      /CUSTODY_ACCESS_TOKEN|accessToken\.envVar\]/.test(codeOf(readFileSync(file, "utf8"))),
+    );
+    assert.deepEqual(
+      readers.map((file) => path.relative(core, file)),
+      [path.join("settings", "sources.ts")],
+    );
+  });
+
+  it("the provider process keeps its token in one place: the connection it was configured with", async () => {
+    process.env.CUSTODY_ACCESS_TOKEN = emulator.accessToken;
+    configure({ "custody:baseUrl": emulator.baseUrl });
+    const made = cachedClient({ baseUrl: emulator.baseUrl, accessToken: emulator.accessToken });
+    // The process resolved its settings once, at configure, into the one cache: its client is that connection's.
+    assert.equal(await providerClient(), made);
+    // The environment is not read again: no second copy of the token, and no second client.
+    process.env.CUSTODY_ACCESS_TOKEN = "another-token-0123456789";
+    assert.equal(await providerClient(), made);
+  });
 });
+
+/** The TypeScript sources under `dir` (the package's own sources; the compiled tests run from dist/test). */
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts") ? [full] : [];
+  });
+}
+
+/** The code of a source without its comments, which may name the variable. */
+function codeOf(source: string): string {
+  return source.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
+}

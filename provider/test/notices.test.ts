@@ -7,49 +7,9 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
-
-const pulumiDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
-// The gRPC library and protocol stubs the real host uses, from @pulumi/pulumi's own dependencies.
-const grpc = require(require.resolve("@grpc/grpc-js", { paths: [pulumiDir] }));
-const engineRpc = require(path.join(pulumiDir, "proto", "engine_grpc_pb.js"));
-const engineProto = require(path.join(pulumiDir, "proto", "engine_pb.js"));
-const emptyProto = require(
-  require.resolve("google-protobuf/google/protobuf/empty_pb", { paths: [pulumiDir] }),
-);
+import { LOG_SEVERITY, startFakeEngine } from "./fake-engine";
 
 const runtimeIndex = path.resolve(__dirname, "..", "core", "index.js");
-
-interface LoggedMessage {
-  severity: number;
-  message: string;
-}
-
-/** A gRPC server answering the engine's `Log` RPC; records what it receives. */
-async function startFakeEngine(): Promise<{ address: string; logs: LoggedMessage[]; stop(): Promise<void> }> {
-  const logs: LoggedMessage[] = [];
-  const server = new grpc.Server();
-  server.addService(engineRpc.EngineService, {
-    log(
-      call: { request: { getSeverity(): number; getMessage(): string } },
-      callback: (e: null, r: unknown) => void,
-    ) {
-      logs.push({ severity: call.request.getSeverity(), message: call.request.getMessage() });
-      callback(null, new emptyProto.Empty());
-    },
-  });
-  const port: number = await new Promise((resolve, reject) =>
-    server.bindAsync(
-      "127.0.0.1:0",
-      grpc.ServerCredentials.createInsecure(),
-      (err: Error | null, p: number) => (err ? reject(err) : resolve(p)),
-    ),
-  );
-  return {
-    address: `127.0.0.1:${port}`,
-    logs,
-    stop: () => new Promise((resolve) => server.tryShutdown(() => resolve())),
-  };
-}
 
 /** Runs a replace `diff` in a process whose main module looks like Pulumi's dynamic-provider host. */
 async function diffInHostProcess(dir: string, engineAddress: string): Promise<{ stderr: string }> {
@@ -81,7 +41,7 @@ describe("provider notices reach the person running pulumi", () => {
     try {
       const { stderr } = await diffInHostProcess(dir, engine.address);
       assert.equal(engine.logs.length, 1);
-      assert.equal(engine.logs[0]?.severity, engineProto.LogSeverity.WARNING);
+      assert.equal(engine.logs[0]?.severity, LOG_SEVERITY.WARNING);
       assert.match(
         engine.logs[0]?.message ?? "",
         /vault "Treasury" .* must be replaced \(type "evm" -> "solana"\)/,

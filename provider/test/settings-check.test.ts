@@ -101,8 +101,8 @@ describe("provider settings check (emulator)", () => {
   });
 
   it("a refused token from CUSTODY_ACCESS_TOKEN: named as such, the environment is read at run time", async () => {
-    configure({ "custody:baseUrl": emulator.baseUrl, "custody:requestsPerMinute": "0" });
     process.env.CUSTODY_ACCESS_TOKEN = "not-a-valid-token";
+    configure({ "custody:baseUrl": emulator.baseUrl, "custody:requestsPerMinute": "0" });
     const err = await check();
     assert.ok(err instanceof CustodySettingsError);
     assert.match(

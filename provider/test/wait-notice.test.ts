@@ -1,48 +1,10 @@
 // The wait notice says which limit holds requests and the wait still ahead: the service's announced quota
 // (x-ratelimit-*), which the provider follows by default, or the client-side limit a user set.
 import * as assert from "node:assert/strict";
-import { type LoopbackServer, startLoopbackServer } from "@pulumi-custody/testing";
+import { evmVault, IDS, type LoopbackServer, startLoopbackServer } from "@pulumi-custody/testing";
 import { setNoticeSink } from "../core/host/notices";
 import { resetRequestDiagnostics, waitNotice } from "../core/host/request-notices";
 import { cachedClient } from "../core/settings/connect";
-
-// A vault as the service sends it, and its id: a copy of `evmVault` and `IDS.vault` of the sdk's test helpers
-// (sdk/test/helpers.ts), which no package exports.
-const AT = "2025-02-13T15:27:16.186000Z";
-const IDS = {
-  vault: "3f1b2c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
-  vaultGroup: "5b8f0a1c-2d3e-4f5a-9b6c-7d8e9f0a1b2c",
-  apiUser: "2b3c4d5e-6f70-4819-8a1b-2c3d4e5f6a7b",
-  master: "c2d3e4f5-a6b7-4c8d-9e0f-1a2b3c4d5e6f",
-  keyset: "d3e4f5a6-b7c8-4d9e-8f0a-1b2c3d4e5f6a",
-} as const;
-const evmVault = {
-  id: IDS.vault,
-  created_at: AT,
-  modified_at: AT,
-  name: "treasury",
-  created_by: { id: IDS.apiUser, user_type: "api_user", name: "ci-bot", state: "active", role: "trader" },
-  vault_group: {
-    id: IDS.vaultGroup,
-    name: "Default",
-    vault_count: 3,
-    can_current_user_create_or_edit_vaults: true,
-  },
-  state: "active",
-  are_all_chains_disabled: false,
-  derivation_path: "m/44/60/1/0/0",
-  public_key_compressed: "A5p0Yp3+U0h3VbX7i2dPqS4yGz1f1oA3Tq7cQm9nR2sD",
-  derivation_info: {
-    derivation_path: "m/44/60/1/0/0",
-    master_public_key: {
-      id: IDS.master,
-      xpub: "xpub6CUGRUonZSQ4TWtTMmzXdrXDtypWKiKrhko4egpiMZbpiaQL2jkwSB1icqYh2cfDfVxdx4df189oLKnC5fSwqPfgyP3hooxujYzAu3fDVmz",
-    },
-  },
-  keyset: { id: IDS.keyset, name: "default", scope: "organization" },
-  type: "evm",
-  address: "0xB519a7f0e0C5e2b5C1d8b1B4b7E6b2F0c3D4e5F6",
-};
 
 describe("the rate-limit wait notice", () => {
   let server: LoopbackServer | undefined;

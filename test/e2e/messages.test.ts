@@ -5,6 +5,7 @@ import * as assert from "node:assert/strict";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { assertReadable, cliOutput, diagnosticsByRow } from "../support/cli-output";
 import {
+  ADDRESS_TYPE,
   configureForEmulator,
   declare,
   fixtureStack,
@@ -145,6 +146,40 @@ describe("messages the CLI prints (real engine, emulator)", () => {
       assert.doesNotMatch(lines[0] ?? "", /a new vault with a new address is created/);
       await pulumiCli(stack, ["up", "--yes"]);
       assert.equal((await stateResources(stack, VAULT_TYPE)).get("treasury")?.id, originalId);
+    });
+  });
+
+  describe("an address removed from the program: the warning is on the address's row", () => {
+    let stack: Stack;
+    before(async () => {
+      stack = await fixtureStack(emulator, "address-removal");
+      await stack.setConfig("signingKeyPem", { value: "not a key", secret: true });
+      await declare(stack, {
+        vaults: { cold: { name: "e2e-messages Cold", type: "utxo", chain: "bitcoin_testnet" } },
+        addresses: { deposit: { vault: "cold", name: "deposit" } },
+      });
+      await pulumiCli(stack, ["up", "--yes"]);
+    });
+    after(async () => {
+      if (stack) await disposeLocalStack(stack);
+    });
+
+    it("`up` without the address: one warning, on the address's row, none on the stack's", async () => {
+      await declare(stack, {
+        vaults: { cold: { name: "e2e-messages Cold", type: "utxo", chain: "bitcoin_testnet" } },
+      });
+      const { failed, output } = await cliOutput(stack, ["up", "--yes"]);
+      assert.equal(failed, false, output);
+      assertReadable(output);
+      const rows = diagnosticsByRow(output);
+      const addressRow = `${ADDRESS_TYPE} deposit`;
+      assert.deepEqual([...rows.keys()], [addressRow], output);
+      const lines = rows.get(addressRow) ?? [];
+      assert.equal(lines.length, 1, lines.join("\n"));
+      assert.match(
+        lines[0] ?? "",
+        /^warning: vault address "deposit" .* is only removed from the Pulumi state/,
+      );
     });
   });
 });

@@ -9,6 +9,7 @@
  * one raw 401 and stack trace per call. Connections are kept in one cache, keyed by the settings: two
  * organizations (or two stacks' settings) in one process never share a client, a rate limiter or a batch.
  */
+import { createHash } from "node:crypto";
 import {
   CustodyAuthenticationError,
   CustodyClient,
@@ -25,6 +26,7 @@ import { requestDiagnostics } from "../host/request-notices";
 import {
   type CustodySettings,
   CustodySettingsError,
+  environmentTokenBesides,
   type ResolvedSettings,
   SETTINGS,
   type SettingOrigins,
@@ -49,17 +51,31 @@ export interface CustodyConnection {
 export type ConnectingAs = "provider" | "caller";
 
 /**
- * One cached connection: the client, the token it sends now, and its verifications, by who connects and where
- * the settings came from (which its messages name).
+ * One cached connection: the client and the settings it was made with (the one place a configured access token
+ * is kept; the cache's key is only a digest of them), the environment's token once the configured one was
+ * refused (see `verify`), and its verifications, by who connects and where the settings came from (which its
+ * messages name).
  */
 interface CachedConnection {
   readonly client: CustodyClient;
-  /** The configured token, or the environment's after the configured one was refused (see `verify`). */
-  token: string;
+  readonly settings: CustodySettings;
+  /** The environment's token, sent instead of the configured one after that one was refused. */
+  replacementToken?: string;
   readonly verified: Map<string, Promise<CustodyConnection>>;
 }
 
-/** The one cache, by settings ({@link cacheKey}). */
+/**
+ * Settings resolved and given their client, not yet verified: what a provider process records at `configure`
+ * (./provider-process.ts), so that its settings are resolved once and kept in one place, the cache.
+ */
+export interface PreparedConnection {
+  /** The cached connection of the settings. */
+  readonly cached: CachedConnection;
+  /** Where the base URL and the token came from. */
+  readonly origins: SettingOrigins;
+}
+
+/** The one cache, by a digest of the settings ({@link cacheKey}). */
 const connections = new Map<string, CachedConnection>();
 
 /**
@@ -73,27 +89,33 @@ const connections = new Map<string, CachedConnection>();
  * @throws {CustodySettingsError} naming the setting, where it came from and what to do.
  */
 export async function connect(source: SettingsSource): Promise<CustodyConnection> {
-  return connectAs(settingsFrom(source), source.env ?? process.env, "caller");
+  return connectAs(prepare(settingsFrom(source)), source.env ?? process.env, "caller");
 }
 
-/** {@link connect} for resolved settings, as `as` (./provider-process.ts connects as the provider). */
+/**
+ * The cached connection of resolved settings, made on first use and not verified.
+ *
+ * @throws {CustodySettingsError} for settings the sdk refuses before sending anything (plain http to a remote
+ * host, a malformed URL); nothing is cached then, so the same settings fail the same way each time.
+ */
+export function prepare(resolved: ResolvedSettings): PreparedConnection {
+  try {
+    return { cached: cachedConnection(resolved.settings), origins: resolved.origins };
+  } catch (err) {
+    throw settingsError(err, resolved.settings, resolved.origins, false);
+  }
+}
+
+/** Verifies a {@link prepare}d connection once per process, for `as` (./provider-process.ts connects as the provider). */
 export function connectAs(
-  resolved: ResolvedSettings,
+  { cached, origins }: PreparedConnection,
   env: NodeJS.ProcessEnv,
   as: ConnectingAs,
 ): Promise<CustodyConnection> {
-  let cached: CachedConnection;
-  try {
-    cached = cachedConnection(resolved.settings);
-  } catch (err) {
-    // Plain http to a remote host, a malformed URL: the client refuses before anything is sent.
-    return Promise.reject(settingsError(err, resolved.settings, resolved.origins, false));
-  }
-  const { origins } = resolved;
   const key = JSON.stringify([as, origins.baseUrl.source, origins.accessToken.source]);
   let verified = cached.verified.get(key);
   if (!verified) {
-    verified = verify(cached, resolved, env, as);
+    verified = verify(cached, origins, env, as);
     cached.verified.set(key, verified);
   }
   return verified;
@@ -117,35 +139,39 @@ export function cachedClient(settings: CustodySettings): CustodyClient {
   return cachedConnection(settings).client;
 }
 
+/** A digest of the settings, so that the cache's keys hold no token. */
 function cacheKey(settings: CustodySettings): string {
-  return JSON.stringify([
-    settings.baseUrl,
-    settings.accessToken,
-    settings.maxRetries,
-    settings.requestsPerMinute,
-  ]);
+  return createHash("sha256")
+    .update(
+      JSON.stringify([
+        settings.baseUrl,
+        settings.accessToken,
+        settings.maxRetries,
+        settings.requestsPerMinute,
+      ]),
+    )
+    .digest("base64url");
 }
 
 /**
  * The cached connection of `settings`, made on first use. Its token is a function (the sdk asks it at each
- * call), so that a verification that falls back to another token switches the client it already made, with its
- * limiter's state, instead of making another.
+ * call), so that a verification that falls back to the environment's token switches the client it already
+ * made, with its limiter's state, instead of making another.
  *
  * @throws what the sdk throws for settings it refuses before sending anything (plain http to a remote host);
- * nothing is cached then, so the same settings fail the same way each time.
+ * nothing is cached then.
  */
 function cachedConnection(settings: CustodySettings): CachedConnection {
   const key = cacheKey(settings);
   let entry = connections.get(key);
   if (!entry) {
     const diagnostics = requestDiagnostics(settings.requestsPerMinute ?? DEFAULT_REQUESTS_PER_MINUTE);
-    const made: { client?: CustodyClient; token: string; verified: CachedConnection["verified"] } = {
-      token: settings.accessToken,
-      verified: new Map(),
+    const made: { client?: CustodyClient; settings: CustodySettings; replacementToken?: string } = {
+      settings,
     };
     const client = new CustodyClient({
       baseUrl: settings.baseUrl,
-      accessToken: () => made.token,
+      accessToken: () => made.replacementToken ?? made.settings.accessToken,
       // A provider process lives for one operation and sends a few hundred requests: Node's own http spares it
       // undici and the optimizing compile of its WebAssembly parser, a third of its peak memory over
       // `@pulumi/pulumi`'s own (BENCHMARKS.md, figure 5), for a few ms of CPU in all.
@@ -162,7 +188,7 @@ function cachedConnection(settings: CustodySettings): CachedConnection {
       },
     });
     made.client = client;
-    entry = made as CachedConnection;
+    entry = Object.assign(made, { client, verified: new Map() }) as CachedConnection;
     connections.set(key, entry);
   }
   return entry;
@@ -170,24 +196,19 @@ function cachedConnection(settings: CustodySettings): CachedConnection {
 
 async function verify(
   cached: CachedConnection,
-  { settings, origins }: ResolvedSettings,
+  origins: SettingOrigins,
   env: NodeJS.ProcessEnv,
   as: ConnectingAs,
 ): Promise<CustodyConnection> {
-  const { client } = cached;
+  const { client, settings } = cached;
   const connection: CustodyConnection = { client, settings, origins };
   const problem = await probe(client);
   if (!problem) return connection;
   const fromConfig = origins.accessToken.source.startsWith("stack config");
-  const fromEnv = env[SETTINGS.accessToken.envVar]?.trim();
-  if (
-    problem instanceof CustodyAuthenticationError &&
-    fromConfig &&
-    fromEnv &&
-    fromEnv !== settings.accessToken
-  ) {
+  const replacement = fromConfig ? environmentTokenBesides(settings, env) : undefined;
+  if (problem instanceof CustodyAuthenticationError && replacement !== undefined) {
     // The same client, with the environment's token from its next call on.
-    cached.token = fromEnv;
+    cached.replacementToken = replacement;
     if (!(await probe(client))) {
       await notifyUser(
         `${SETTINGS.accessToken.configKey} was refused (401), so ${SETTINGS.accessToken.envVar} is used instead. ` +
@@ -195,7 +216,7 @@ async function verify(
       );
       return connection;
     }
-    cached.token = settings.accessToken;
+    cached.replacementToken = undefined;
   }
   throw settingsError(problem, settings, origins, as === "provider" && fromConfig);
 }

@@ -3,7 +3,9 @@
  * process once (`configure`, with the stack config or the plugin's `Configure` arguments), and every lifecycle
  * method of that process then connects with that configuration through the one door (./connect.ts). The
  * dynamic provider's protocol configures a process, not an object (state written by every release calls the
- * runtime's `configure`, then its methods), so the configuration is this module's one record.
+ * runtime's `configure`, then its methods), so this module records which connection the process was
+ * configured with: settings resolved once, at `configure`, and kept in the one cache (./connect.ts), or the
+ * reason they cannot be resolved, which the first API call reports.
  *
  * The connection is verified once per process and settings, during `preview` too (from `check`), so a wrong
  * token, a wrong base URL or plain http to a remote host fails the preview early with one message that says what
@@ -16,39 +18,69 @@
 import type { CustodyClient } from "@pulumi-custody/sdk";
 import { engineAddressOfHost, exitWhenEngineIsGone } from "../host/dynamic-provider-host";
 import { watchHostRequests } from "../host/resource-urns";
-import { closeConnections, connectAs } from "./connect";
+import { closeConnections, connectAs, type PreparedConnection, prepare } from "./connect";
 import { type ConfigLookup, CustodySettingsError, type ResolvedSettings, settingsFrom } from "./sources";
 
 /** What `configure()` receives: the dynamic provider's `Config`, or a plain `{ "custody:baseUrl": … }` map. */
 export type ProviderConfig = { get(key: string): unknown } | Record<string, unknown>;
 
-/** The process's configuration: its stack config (the environment fills what it leaves out). */
-let configured: ConfigLookup = () => undefined;
+/**
+ * The process's connection, from its configuration (the environment fills what the stack config leaves out),
+ * or why its settings cannot be resolved; before `configure`, the environment's, resolved at each call.
+ */
+let configured:
+  | { readonly connection: PreparedConnection }
+  | {
+      readonly error: unknown /** Whether it is told once (./connect.ts), not given in full to every resource. */;
+      readonly once: boolean;
+    }
+  | undefined;
 /** Messages already given in full in this process; later failures refer to them in one line. */
 const told = new Set<string>();
 
 /**
  * Records the provider process's configuration (the dynamic provider's `configure`, the plugin's `Configure`).
- * Settings are resolved lazily, on the first API call, so that a missing setting fails the resource operation
- * with a clear message rather than the provider.
+ * A missing or malformed setting is kept and reported by the first API call, so that it fails the resource
+ * operation with a clear message rather than the provider.
  */
 export function configure(config: ProviderConfig | undefined): void {
   exitWhenEngineIsGone();
   watchHostRequests();
-  if (config === undefined) {
-    configured = () => undefined;
-  } else if (typeof (config as { get?: unknown }).get === "function") {
+  let lookup: ConfigLookup = () => undefined;
+  if (config !== undefined && typeof (config as { get?: unknown }).get === "function") {
     const withGet = config as { get(key: string): unknown };
-    configured = (key) => withGet.get(key);
-  } else {
-    const map = { ...(config as Record<string, unknown>) };
-    configured = (key) => map[key];
+    lookup = (key) => withGet.get(key);
+  } else if (config !== undefined) {
+    const map = config as Record<string, unknown>;
+    lookup = (key) => map[key];
   }
+  let resolved: ResolvedSettings;
+  try {
+    resolved = settingsFrom({ config: lookup });
+  } catch (error) {
+    // A missing or malformed setting: a short message, given in full to every resource.
+    configured = { error, once: false };
+    return;
+  }
+  try {
+    configured = { connection: prepare(resolved) };
+  } catch (error) {
+    // Settings the client refuses (plain http to a remote host): said once, like a failed verification.
+    configured = { error, once: true };
+  }
+}
+
+/** The process's connection, not yet verified. @throws {CustodySettingsError} when its settings are unusable. */
+function preparedConnection(): PreparedConnection {
+  if (configured === undefined) return prepare(settingsFrom({}));
+  if ("error" in configured) throw configured.once ? once(configured.error) : configured.error;
+  return configured.connection;
 }
 
 /** The process's settings, resolved from its configuration and the environment. */
 export function processSettings(): ResolvedSettings {
-  return settingsFrom({ config: configured });
+  const { cached, origins } = preparedConnection();
+  return { settings: cached.settings, origins };
 }
 
 /**
@@ -57,15 +89,14 @@ export function processSettings(): ResolvedSettings {
  * @throws {CustodySettingsError} the first time in full, then as one line that points to it.
  */
 export async function providerClient(): Promise<CustodyClient> {
-  let resolved: ResolvedSettings;
+  let connection: PreparedConnection;
   try {
-    resolved = processSettings();
+    connection = preparedConnection();
   } catch (err) {
-    // A missing or malformed setting: a short message, given in full to every resource.
     throw withoutHostEcho(err);
   }
   try {
-    return (await connectAs(resolved, process.env, "provider")).client;
+    return (await connectAs(connection, process.env, "provider")).client;
   } catch (err) {
     throw withoutHostEcho(once(err));
   }
@@ -78,7 +109,7 @@ export async function providerClient(): Promise<CustodyClient> {
  */
 export async function workingClient(): Promise<CustodyClient | undefined> {
   try {
-    return (await connectAs(processSettings(), process.env, "provider")).client;
+    return (await connectAs(preparedConnection(), process.env, "provider")).client;
   } catch {
     return undefined;
   }
@@ -90,7 +121,7 @@ export async function workingClient(): Promise<CustodyClient | undefined> {
  * holds the process open.
  */
 export async function disconnect(): Promise<void> {
-  configured = () => undefined;
+  configured = undefined;
   told.clear();
   await closeConnections();
 }

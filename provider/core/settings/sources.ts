@@ -239,6 +239,18 @@ export function settingsFrom(source: SettingsSource): ResolvedSettings {
 }
 
 /**
+ * The environment's access token when it differs from `settings`' own: what a provider falls back to when the
+ * token recorded in the state was refused after a rotation (./connect.ts). Tokens are read here and nowhere else.
+ */
+export function environmentTokenBesides(
+  settings: CustodySettings,
+  env: NodeJS.ProcessEnv,
+): string | undefined {
+  const fromEnv = env[SETTINGS.accessToken.envVar]?.trim();
+  return fromEnv && fromEnv !== settings.accessToken ? fromEnv : undefined;
+}
+
+/**
  * Resolves the settings: stack config (through `lookup`) wins over the environment.
  *
  * @throws {CustodySettingsError} when `baseUrl` or `accessToken` is missing, or a value is malformed.

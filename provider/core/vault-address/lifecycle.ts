@@ -331,5 +331,6 @@ export async function deleteVaultAddress(id: string, props: Record<string, unkno
     `vault address "${String(props.name)}" (${String(props.address)}, id ${id}) in vault ${String(props.vaultId)} ` +
       "is only removed from the Pulumi state: the custody API cannot delete addresses, so it still exists and can " +
       "still receive funds. Declaring an address with the same name in that vault adopts it again.",
+    { resourceId: id },
   );
 }
