@@ -103,4 +103,20 @@ describe("Vault `archived` (emulator)", () => {
     assert.equal(outs.state, "archived");
     assert.equal((await bed.client.vaults.get(id)).state, "archived");
   });
+
+  it("a refresh reports `archived` as the program declared it: no phantom `-archived` for `archived: false`", async () => {
+    const read = async (id: string, outs: Outs) => (await vaultProvider.read!(id, outs)).inputs ?? {};
+    // Declared false: the live inputs say false while the vault is active, and true once it is archived.
+    const declaredFalse = { name: "Kept Active", type: "evm", archived: false };
+    const kept = await create(declaredFalse);
+    assert.equal((await read(kept.id, kept.outs)).archived, false);
+    const updated = await update(kept.id, kept.outs, declaredFalse);
+    assert.equal((await read(kept.id, updated)).archived, false);
+    await bed.client.vaults.archive(kept.id);
+    assert.equal((await read(kept.id, updated)).archived, true, "an out-of-band archive shows as drift");
+
+    // Not declared: nothing is reported for an active vault, so a program without `archived` sees no diff.
+    const unset = await create({ name: "Never Declared", type: "evm" });
+    assert.equal("archived" in (await read(unset.id, unset.outs)), false);
+  });
 });

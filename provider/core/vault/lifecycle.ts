@@ -66,6 +66,7 @@ export async function updateVault(
       ...carried,
       adoptExisting: news.adoptExisting === true,
       endUserId: news.endUserId ?? carried.endUserId,
+      declaredArchived: news.archived,
       declaredVaultGroupIds: news.vaultGroupIds,
       pendingProposal: proposal,
     }),

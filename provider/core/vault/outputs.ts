@@ -29,6 +29,7 @@ export const VAULT_OUTPUT_NAMES: readonly (keyof VaultOutputs)[] = [
     pendingProposal: true,
     declaredVaultGroupIds: true,
     endUserId: true,
+    declaredArchived: true,
     adoptExisting: true,
     acquisition: true,
   } satisfies Record<keyof VaultResourceState, true>) as (keyof VaultResourceState)[]),
@@ -40,6 +41,8 @@ export interface CarriedState {
   adoptExisting: boolean;
   /** The declared end user. */
   endUserId?: string;
+  /** The declared `archived` (`undefined`: not declared). */
+  declaredArchived?: boolean;
   /** The declared vault groups (`undefined`: left alone). */
   declaredVaultGroupIds?: string[];
   /** The proposal submitted and maybe still pending. */
@@ -60,6 +63,7 @@ export function carriedFromOutputs(
   return {
     adoptExisting: outputs.adoptExisting === true,
     endUserId: str(outputs.endUserId),
+    declaredArchived: typeof outputs.declaredArchived === "boolean" ? outputs.declaredArchived : undefined,
     declaredVaultGroupIds: Array.isArray(declared)
       ? declared.filter((x): x is string => typeof x === "string")
       : undefined,
@@ -87,6 +91,7 @@ export function vaultOutputs(vault: VaultRecord, carried: CarriedState): VaultOu
     pendingProposal: pending.proposal,
     declaredVaultGroupIds: carried.declaredVaultGroupIds,
     endUserId: carried.endUserId ?? (holder?.user_type === "end_user" ? holder.id : undefined),
+    declaredArchived: carried.declaredArchived,
     adoptExisting: carried.adoptExisting,
     acquisition: carried.acquisition,
   };
@@ -103,6 +108,7 @@ export function outputsFor(
   return vaultOutputs(vault, {
     adoptExisting: inputs.adoptExisting === true,
     endUserId: inputs.endUserId,
+    declaredArchived: inputs.archived,
     declaredVaultGroupIds: inputs.vaultGroupIds,
     pendingProposal,
     acquisition,
@@ -132,6 +138,7 @@ export function declaredVaultOutputs(inputs: VaultInputs, state: string): Declar
     keyType: inputs.keyType,
     declaredVaultGroupIds: inputs.vaultGroupIds,
     endUserId: inputs.endUserId,
+    declaredArchived: inputs.archived,
     adoptExisting: inputs.adoptExisting === true,
     acquisition: "created" as const,
   });
@@ -155,5 +162,6 @@ export function liveInputs(outputs: VaultOutputs): Record<string, unknown> {
   if (outputs.endUserId !== undefined) inputs.endUserId = outputs.endUserId;
   if (outputs.adoptExisting) inputs.adoptExisting = true;
   if (outputs.state === "archived") inputs.archived = true;
+  else if (outputs.declaredArchived !== undefined) inputs.archived = false;
   return inputs;
 }

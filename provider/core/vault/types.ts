@@ -72,6 +72,11 @@ export interface VaultResourceState {
   declaredVaultGroupIds?: string[];
   /** End user holding the key, as declared. */
   endUserId?: string;
+  /**
+   * The `archived` input, as declared; absent when the program leaves it out. A refresh reports `archived`
+   * only when it was declared, so that neither `archived: false` nor its absence shows as a difference.
+   */
+  declaredArchived?: boolean;
   /** The `adoptExisting` input, as declared (false when unset). */
   adoptExisting: boolean;
   /** Whether the resource created the vault, restored an archived one, or adopted an active one. */
