@@ -116,6 +116,8 @@ function* markdown(dir) {
     else if (entry.isFile() && entry.name.endsWith(".md")) yield rel;
   }
 }
+// and what the engine's missing-plugin error suggests, quoted: `… custody v<version> --server …`.
+const SERVER = /(pulumi plugin install resource custody )v\d+\.\d+\.\d+\S*?(\s+--server)/g;
 for (const dir of ["", "docs", "examples", ...workspaces])
   for (const file of fs.existsSync(path.join(root, dir)) ? markdown(dir) : []) {
     if (dir === "" && file.includes(path.sep)) continue;
@@ -124,10 +126,12 @@ for (const dir of ["", "docs", "examples", ...workspaces])
     put(
       file,
       text,
-      text.replace(
-        INSTALL,
-        `pulumi plugin install resource custody ${version} --file pulumi-resource-custody-v${version}-`,
-      ),
+      text
+        .replace(
+          INSTALL,
+          `pulumi plugin install resource custody ${version} --file pulumi-resource-custody-v${version}-`,
+        )
+        .replace(SERVER, `$1v${version}$2`),
     );
   }
 

@@ -11,6 +11,7 @@ import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { withPluginSource } from "./plugin-source";
 import { runPulumi } from "./stacks";
 
 /** The languages a program can be generated in. */
@@ -95,7 +96,9 @@ export async function generateProgram(options: GenerateOptions): Promise<string>
       throw new Error(
         `the provider refused the inputs of some imported resources, so their code would not run:\n${invalid.join("\n")}`,
       );
-    return await readFile(program, "utf8");
+    const code = await readFile(program, "utf8");
+    // A YAML program has no SDK to name the plugin's version and release: its resources name them.
+    return options.language === "yaml" ? withPluginSource(code) : code;
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

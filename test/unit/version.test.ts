@@ -116,6 +116,12 @@ describe("the version, written once (package.json) and stamped everywhere", () =
     assert.equal(/^downloadUrl: (\S+)$/m.exec(text)?.[1], pluginDownloadURL);
   });
 
+  it("custody import's YAML programs name the schema's download URL (cli/import/plugin-source.ts)", () => {
+    const source = fs.readFileSync(path.join(root, "cli", "import", "plugin-source.ts"), "utf8");
+    const { pluginDownloadURL } = packageSchema() as { pluginDownloadURL: string };
+    assert.equal(/PLUGIN_DOWNLOAD_URL = "([^"]+)"/.exec(source)?.[1], pluginDownloadURL);
+  });
+
   it("`stamp-version.js --check` passes on the repository", async () => {
     const { stderr } = await execFileAsync(process.execPath, [STAMP, "--check"]);
     assert.match(stderr, new RegExp(`every file says version ${version.replace(/\./g, "\\.")}`));
@@ -151,6 +157,7 @@ describe("the version, written once (package.json) and stamped everywhere", () =
         readme,
         /pulumi plugin install resource custody 7\.8\.9-rc\.1 --file pulumi-resource-custody-v7\.8\.9-rc\.1-linux-amd64\.tar\.gz/,
       );
+      assert.match(readme, /pulumi plugin install resource custody v7\.8\.9-rc\.1 --server github:/);
       assert.match(
         fs.readFileSync(path.join(copy, "examples/python-quickstart/requirements.txt"), "utf8"),
         /^pulumi_custody>=7\.8\.9-rc\.1,<8\.0\.0$/m,
