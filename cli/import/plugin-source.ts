@@ -15,7 +15,8 @@ export const PLUGIN_VERSION: string = (require("../../package.json") as { versio
 
 /**
  * `program` (YAML as the engine's code generation writes it: `resources:`, each resource two spaces in, its
- * fields four) with `version` and `pluginDownloadURL` in the options of every resource.
+ * fields four) with `version` and `pluginDownloadURL` in the options of every resource, and a comment that says
+ * how to install the plugin without network access.
  */
 export function withPluginSource(
   program: string,
@@ -52,5 +53,38 @@ export function withPluginSource(
     else out.push(line);
   }
   flush();
-  return out.join("\n");
+  const header = [
+    `# The custody provider plugin: the engine downloads version ${version} from ${url} (the \`version\` and`,
+    "# `pluginDownloadURL` of each resource). Without network access, install it from the release archive:",
+    `# pulumi plugin install resource custody ${version} --file pulumi-resource-custody-v${version}-${platform()}.tar.gz`,
+  ];
+  return [...header, ...out].join("\n");
+}
+
+/** The plugin archive's platform name for this machine (`linux-amd64`, `darwin-arm64`). */
+function platform(): string {
+  const arch = { x64: "amd64", arm64: "arm64" }[process.arch as string] ?? process.arch;
+  return `${process.platform}-${arch}`;
+}
+
+/** The engine's words when the plugin is missing and its download failed or was not allowed. */
+const MISSING_PLUGIN = [
+  /no resource plugin 'pulumi-resource-custody' found/,
+  /Could not automatically download and install resource plugin 'pulumi-resource-custody'/,
+  /could not find latest version for provider custody\b/,
+];
+
+/**
+ * One message for the plugin missing from a machine, in place of the engine's: its error suggests a `--server`
+ * command that needs the network too (after five download attempts), and nothing points to the archive.
+ * `undefined` when `message` is about something else.
+ */
+export function missingPluginMessage(message: string, version = PLUGIN_VERSION): string | undefined {
+  if (!MISSING_PLUGIN.some((pattern) => pattern.test(message))) return undefined;
+  return (
+    `the custody provider plugin (pulumi-resource-custody ${version}) is not installed, and the engine could not ` +
+    `download it. Without network access, download pulumi-resource-custody-v${version}-${platform()}.tar.gz from ` +
+    `the release (https://github.com/pulumi-custody/pulumi-custody/releases/tag/v${version}) and install it from the ` +
+    `file: pulumi plugin install resource custody ${version} --file pulumi-resource-custody-v${version}-${platform()}.tar.gz`
+  );
 }
