@@ -13,6 +13,8 @@ import {
   PLUGIN_VERSION,
   withPluginSource,
 } from "../import/plugin-source";
+import type { Selection } from "../import/select";
+import { importFileOf } from "../import-file/import-file";
 
 const GENERATED = `resources:
   treasury:
@@ -155,5 +157,22 @@ resources:
     it("another failure keeps the engine's words", () => {
       assert.equal(missingPluginMessage("error: the stack is locked"), undefined);
     });
+  });
+
+  it("the import file names the plugin's version and release URL on every entry (pulumi import --file reads them)", () => {
+    const selection = {
+      vaults: [{ name: "treasury", vault: { id: "v-1" } }],
+      addresses: [{ name: "deposits", address: { id: "a-1", vault: { id: "V-1" } } }],
+    } as unknown as Selection;
+
+    const file = importFileOf(selection);
+
+    assert.deepEqual(
+      file.resources.map((r) => [r.name, r.version, r.pluginDownloadUrl]),
+      [
+        ["treasury", cliVersion, "github://api.github.com/pulumi-custody/pulumi-custody"],
+        ["deposits", cliVersion, "github://api.github.com/pulumi-custody/pulumi-custody"],
+      ],
+    );
   });
 });
