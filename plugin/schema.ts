@@ -24,6 +24,7 @@ import {
 import type { DataSourceSpec } from "pulumi-custody/data-sources";
 import { z } from "zod";
 import { FUNCTION_SPECS, functionToken } from "./functions";
+import { sdkReadme } from "./sdk-readme";
 import { PACKAGE } from "./tokens";
 
 const packageJson: { version: string } = require("../package.json");
@@ -46,20 +47,27 @@ export const PULUMI_SDK_FLOOR = "3.248.0";
 /**
  * The per-language options of the schema, read by every SDK generator (`pulumi package gen-sdk`, `pulumi
  * import` code, `pulumi convert`): the SDKs claim the schema's version (the generators write 0.0.0 otherwise),
- * the npm package has our scope, and both require the Pulumi SDK they were generated for.
+ * the npm package has our scope, and both require the Pulumi SDK they were generated for. Both carry a README
+ * that says how to get the plugin (plugin/sdk-readme.ts). The Python SDK is described by a `pyproject.toml`,
+ * whose `[project.urls]` the release completes (scripts/release-artifacts.sh: the generator writes only
+ * `Homepage` and `Repository`).
  */
 function languageOptions(): Record<string, object> {
   const major = Number(PULUMI_SDK_FLOOR.split(".")[0]);
+  const facts = { version: PLUGIN_VERSION, repository: REPOSITORY };
   return {
     nodejs: {
       packageName: `@pulumi-custody/${PACKAGE}`,
       respectSchemaVersion: true,
       dependencies: { "@pulumi/pulumi": `^${PULUMI_SDK_FLOOR}` },
+      readme: sdkReadme("nodejs", facts),
     },
     python: {
       respectSchemaVersion: true,
       pythonRequires: ">=3.9",
       requires: { pulumi: `>=${PULUMI_SDK_FLOOR},<${major + 1}.0.0` },
+      readme: sdkReadme("python", facts),
+      pyproject: { enabled: true },
     },
   };
 }
@@ -443,6 +451,7 @@ export function packageSchema(): Record<string, unknown> {
     description: "Custody vaults and vault addresses, and read-only data sources of the custody API.",
     keywords: ["pulumi", "custody", "vault", "category/cloud"],
     license: "Apache-2.0",
+    homepage: REPOSITORY,
     repository: REPOSITORY,
     // The engine downloads the archive of the version an SDK names from this repository's release of that
     // version (`pulumi-resource-custody-v<version>-<os>-<arch>.tar.gz`), as for Pulumi's own providers.

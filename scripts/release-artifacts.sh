@@ -11,7 +11,8 @@
 #   schema.json                                  the plugin's schema, as `pulumi package get-schema` prints it
 #   pulumi-custody-custody-<version>.tgz         the Node.js SDK generated from the schema, compiled (npm pack)
 #   pulumi_custody-<version>-py3-none-any.whl    the Python SDK generated from the schema: a wheel
-#   pulumi_custody-<version>.tar.gz              and an sdist
+#   pulumi_custody-<version>.tar.gz              and an sdist (both with the SDK's README and project URLs)
+#   checksums.txt                                the sha256 of each file above, as `sha256sum` prints them
 #
 # The SDKs are generated with `pulumi package gen-sdk`, as users of a plugin generate them: the CLI hands the
 # schema to each language host, which runs Pulumi's own code generator (scripts/install-pulumi.sh builds both).
@@ -30,7 +31,9 @@ log() { printf '[release-artifacts] %s\n' "$*" >&2; }
 die() { printf '[release-artifacts] error: %s\n' "$*" >&2; exit 1; }
 
 [ -f plugin/dist/cli.js ] || die "plugin/dist/cli.js is missing: run \`npm run build\` first"
-version="$(node -p 'require("./plugin/package.json").version')"
+# Every package, the lock file and the examples must say the one version of the root package.json.
+node scripts/stamp-version.js --check || die "the version is not the same everywhere: run \`node scripts/stamp-version.js\`"
+version="$(node -p 'require("./package.json").version')"
 work="$OUT/.work"
 mkdir -p "$work"
 
@@ -103,7 +106,7 @@ fi
 if ! command -v pulumi >/dev/null 2>&1 || ! command -v pulumi-language-python >/dev/null 2>&1; then
   PATH="$(bash scripts/install-pulumi.sh):$PATH"
 fi
-sdk_hash="$(echo "$plugin_hash $(command -v pulumi) $(pulumi version)" | sha256sum | cut -d' ' -f1)"
+sdk_hash="$(echo "$plugin_hash $(command -v pulumi) $(pulumi version) $(sha256sum "$0" | cut -d' ' -f1)" | sha256sum | cut -d' ' -f1)"
 node_sdk="pulumi-custody-custody-$version.tgz"
 wheel="pulumi_custody-$version-py3-none-any.whl"
 if ! fresh sdks "$sdk_hash" "$wheel" || [ ! -e "$OUT/$node_sdk" ] || [ ! -e "$OUT/schema.json" ]; then
@@ -126,9 +129,21 @@ if ! fresh sdks "$sdk_hash" "$wheel" || [ ! -e "$OUT/$node_sdk" ] || [ ! -e "$OU
   log "building the Python wheel and sdist (python -m build)"
   venv="$(bash scripts/install-python-deps.sh)"
   cp LICENSE "$gen/python/"
+  # The generator writes the README (the schema's `readme`) into the module only, and `[project.urls]` with
+  # `Homepage` and `Repository` only: the README beside pyproject.toml is the package's description on PyPI,
+  # and the documentation gets its link.
+  cp "$gen/python/pulumi_custody/README.md" "$gen/python/README.md"
+  docs_url="$(node -p 'require(process.argv[1]).repository + "/blob/main/docs/provider.md"' "$gen/schema.json")"
+  grep -q '^ *Repository = ' "$gen/python/pyproject.toml" || die "the generated pyproject.toml has no [project.urls] Repository"
+  sed -i "s|^\( *\)Repository = \(.*\)$|&\n\1Documentation = \"$docs_url\"|" "$gen/python/pyproject.toml"
   "$venv/bin/python" -m build --no-isolation --outdir "$OUT" "$gen/python" >&2
   cp "$gen/schema.json" "$OUT/schema.json"
   stamp sdks "$sdk_hash"
 fi
+
+# 4. The checksums of every artifact, as `sha256sum` prints them (`sha256sum -c checksums.txt` in the directory
+#    verifies them): what the release publishes beside the archives.
+(cd "$OUT" && find . -maxdepth 1 -type f ! -name checksums.txt ! -name '.*' -printf '%f\n' | LC_ALL=C sort \
+  | xargs sha256sum >checksums.txt)
 log "$(ls "$OUT" | grep -v '^\.' | wc -l) artifacts of $version in $OUT"
 echo "$OUT"

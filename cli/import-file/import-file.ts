@@ -7,6 +7,7 @@
 import type { CustodyClient } from "@pulumi-custody/sdk";
 import { vaultAddressResource, vaultResource } from "pulumi-custody/core";
 import type { ImportFilter } from "../import/filter";
+import { PLUGIN_DOWNLOAD_URL, PLUGIN_VERSION } from "../import/plugin-source";
 import { type Selection, selectForImport } from "../import/select";
 import type { StackHoldings } from "../import/stacks";
 
@@ -18,6 +19,13 @@ export interface ImportEntry {
   name: string;
   /** Import id: the vault id, or `<vault id>/<address id>` for an address. */
   id: string;
+  /**
+   * The plugin's version, which the import's provider uses: without it the engine looks up the latest release
+   * of github.com/pulumi/pulumi-custody, which is not this project's.
+   */
+  version: string;
+  /** Where the engine downloads that version of the plugin (the schema's `pluginDownloadURL`). */
+  pluginDownloadUrl: string;
 }
 
 /** Options of {@link importFile}. */
@@ -32,15 +40,24 @@ export interface ImportFileOptions {
   takenNames?: ReadonlySet<string>;
 }
 
+/** The plugin each entry names, as the generated SDKs name it for their resources. */
+const PLUGIN_SOURCE = { version: PLUGIN_VERSION, pluginDownloadUrl: PLUGIN_DOWNLOAD_URL } as const;
+
 /** The import file of a selection: its vaults, then its addresses. */
 export function importFileOf(selection: Selection): { resources: ImportEntry[] } {
   return {
     resources: [
-      ...selection.vaults.map((p) => ({ type: vaultResource.pluginType, name: p.name, id: p.vault.id })),
+      ...selection.vaults.map((p) => ({
+        type: vaultResource.pluginType,
+        name: p.name,
+        id: p.vault.id,
+        ...PLUGIN_SOURCE,
+      })),
       ...selection.addresses.map((a) => ({
         type: vaultAddressResource.pluginType,
         name: a.name,
         id: `${a.address.vault.id.toLowerCase()}/${a.address.id}`,
+        ...PLUGIN_SOURCE,
       })),
     ],
   };

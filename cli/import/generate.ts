@@ -11,6 +11,7 @@ import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { missingPluginMessage, withPluginSource } from "./plugin-source";
 import { runPulumi } from "./stacks";
 
 /** The languages a program can be generated in. */
@@ -88,14 +89,20 @@ export async function generateProgram(options: GenerateOptions): Promise<string>
       ],
       run,
       options.onProgress,
-    );
+    ).catch((err: Error) => {
+      // The plugin missing: one message that says how to install it, also without network.
+      const missing = missingPluginMessage(err.message);
+      throw missing ? new Error(missing) : err;
+    });
     // The engine imports a resource whose inputs fail `check` with a warning only; its code would not run.
     const invalid = output.split("\n").filter((line) => /failed to validate|has a problem:/.test(line));
     if (invalid.length > 0)
       throw new Error(
         `the provider refused the inputs of some imported resources, so their code would not run:\n${invalid.join("\n")}`,
       );
-    return await readFile(program, "utf8");
+    const code = await readFile(program, "utf8");
+    // A YAML program has no SDK to name the plugin's version and release: its resources name them.
+    return options.language === "yaml" ? withPluginSource(code) : code;
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

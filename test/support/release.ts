@@ -47,6 +47,8 @@ export interface ReleaseArtifacts {
   wheel: string;
   /** The Python SDK's sdist. */
   sdist: string;
+  /** The sha256 of every artifact, as `sha256sum` prints them. */
+  checksums: string;
 }
 
 let artifacts: Promise<ReleaseArtifacts> | undefined;
@@ -64,7 +66,8 @@ async function buildArtifacts(): Promise<ReleaseArtifacts> {
       name: string;
       version: string;
     };
-  const version = manifest("plugin").version;
+  // The one version of a release (scripts/stamp-version.js stamps it on every package).
+  const version = manifest(".").version;
   const npmTarballs = {} as Record<Workspace, string>;
   const names = {} as Record<Workspace, string>;
   for (const workspace of WORKSPACES) {
@@ -83,8 +86,15 @@ async function buildArtifacts(): Promise<ReleaseArtifacts> {
     nodeSdk: path.join(dir, `pulumi-custody-custody-${version}.tgz`),
     wheel: path.join(dir, `pulumi_custody-${version}-py3-none-any.whl`),
     sdist: path.join(dir, `pulumi_custody-${version}.tar.gz`),
+    checksums: path.join(dir, "checksums.txt"),
   };
-  for (const file of [...Object.values(npmTarballs), release.pluginArchive, release.schema, release.nodeSdk])
+  for (const file of [
+    ...Object.values(npmTarballs),
+    release.pluginArchive,
+    release.schema,
+    release.nodeSdk,
+    release.checksums,
+  ])
     await fs.promises.access(file).catch(() => {
       throw new Error(`${file} is missing after scripts/release-artifacts.sh`);
     });

@@ -1,0 +1,69 @@
+/**
+ * The README of the SDKs generated from the schema (the `readme` of the schema's `nodejs` and `python`
+ * options): what the npm page and PyPI show, and the Python packages' long description. It says how to get the
+ * plugin the SDK needs, with and without network access, since a missing plugin is the first thing a user of a
+ * plugin's SDK meets.
+ */
+
+/** What the README needs to know of the schema. */
+export interface SdkReadmeFacts {
+  /** The plugin's version, which the SDK names. */
+  version: string;
+  /** The project's repository (its releases hold the plugin archives). */
+  repository: string;
+}
+
+const LANGUAGES = {
+  nodejs: {
+    title: "`@pulumi-custody/custody`: the Node.js SDK",
+    install: "npm install @pulumi-custody/custody",
+    use: 'import * as custody from "@pulumi-custody/custody";',
+  },
+  python: {
+    title: "`pulumi_custody`: the Python SDK",
+    install: "pip install pulumi_custody",
+    use: "import pulumi_custody as custody",
+  },
+} as const;
+
+/** The README text of the SDK of `language`. */
+export function sdkReadme(language: keyof typeof LANGUAGES, facts: SdkReadmeFacts): string {
+  const { title, install, use } = LANGUAGES[language];
+  const { version, repository } = facts;
+  return `# ${title} of the \`custody\` Pulumi provider
+
+Custody vaults and vault addresses, and read-only data sources of the custody API, for Pulumi programs:
+\`custody.Vault\`, \`custody.VaultAddress\` and the \`get*\` functions, generated from the schema of the
+provider plugin \`pulumi-resource-custody\` (${repository}).
+
+## Install
+
+\`\`\`sh
+${install}
+\`\`\`
+
+\`\`\`
+${use}
+\`\`\`
+
+## The provider plugin
+
+This SDK names the plugin of its own version, ${version}. The Pulumi engine downloads it from the project's
+release of that version (${repository}/releases/tag/v${version}) the first time a program needs it; the plugin
+needs Node.js 20.19 or newer on \`PATH\`.
+
+Without network access, the engine cannot download it and stops with \`no resource plugin
+'pulumi-resource-custody' found\`. Download the archive of your platform (\`linux\` or \`darwin\`, \`amd64\` or
+\`arm64\`) from the release page on a machine that has access, and install it from the file:
+
+\`\`\`sh
+pulumi plugin install resource custody ${version} --file pulumi-resource-custody-v${version}-linux-amd64.tar.gz
+\`\`\`
+
+## Configuration
+
+\`custody:baseUrl\` and \`custody:accessToken\` (a secret: \`pulumi config set --secret custody:accessToken …\`),
+or the environment variables \`CUSTODY_BASE_URL\` and \`CUSTODY_ACCESS_TOKEN\`. The resources, their inputs and
+outputs: ${repository}/blob/main/docs/provider.md.
+`;
+}
