@@ -1,5 +1,6 @@
 /** What the dynamic resource classes derive from the resources' descriptors (provider/core/resources.ts). */
 import type * as pulumi from "@pulumi/pulumi";
+import { refuseIllFormedInputs } from "../core/inputs/well-formed";
 import { DYNAMIC_RESOURCE_MODULE, type ResourceDescriptor } from "../core/resources";
 import { loadBuiltinsQuietly } from "./quiet-builtins";
 
@@ -27,13 +28,19 @@ export type DynamicResourceArgs = [
   type: string,
 ];
 
-/** The base constructor's arguments for a resource of `descriptor`. */
+/**
+ * The base constructor's arguments for a resource of `descriptor`.
+ *
+ * @throws {IllFormedInputError} for an input that cannot reach the engine as declared (a lone surrogate): only
+ *   here, in the program, can it still be seen (../core/inputs/well-formed.ts).
+ */
 export function dynamicResourceArgs(
   descriptor: ResourceDescriptor,
   name: string,
   inputs: Record<string, unknown>,
   opts: pulumi.CustomResourceOptions | undefined,
 ): DynamicResourceArgs {
+  refuseIllFormedInputs(descriptor.kind, name, inputs);
   loadBuiltinsQuietly();
   return [name, declaredProps(descriptor, inputs), opts, DYNAMIC_RESOURCE_MODULE, descriptor.kind];
 }
