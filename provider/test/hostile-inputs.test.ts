@@ -2,6 +2,7 @@
 // what a message echoes of a value is escaped and bounded, and what the engine prints beside a check failure is
 // never a raw value; each setting is blamed by its own name (stack config key, environment variable, option).
 import * as assert from "node:assert/strict";
+import * as pulumi from "@pulumi/pulumi";
 import { CustodyClient } from "@pulumi-custody/sdk";
 import { CustodySettingsError, checkSetting } from "../core/index";
 import { vaultAddressResource, vaultResource } from "../core/resources";
@@ -45,13 +46,13 @@ describe("hostile inputs", () => {
         assert.throws(
           () => dynamicResourceArgs(vaultResource, "v", { name, type: "evm" }, undefined),
           (err: Error) => {
-            assert.equal(err.name, "IllFormedInputError");
+            // A RunError: the program's host prints its message alone, without a stack trace.
+            assert.ok(pulumi.RunError.isInstance(err), String(err));
             assert.match(
               err.message,
               /^Vault "v": name must be well-formed Unicode text: position 3 is a lone surrogate \(U\+D[8C]00\)/,
             );
             assert.doesNotMatch(err.message, /\n/);
-            assert.equal(err.stack, `IllFormedInputError: ${err.message}`);
             return true;
           },
         );
