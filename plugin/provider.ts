@@ -12,8 +12,10 @@ import {
   declarableImportInputs,
   maskNotices,
   PartialCreateError,
+  printsAsIs,
   type ResourceLifecycle,
   SETTINGS,
+  shownValue,
 } from "pulumi-custody/core";
 import {
   maskSecrets,
@@ -112,7 +114,27 @@ export function checkConfig(news: Record<string, unknown>): {
     const problem = checkSetting(key, values[key]);
     if (problem) failures.push({ property: key, reason: problem });
   }
-  return { inputs: news, failures };
+  return { inputs: news, failures: failures.map((f) => engineSafeConfigFailure(f, values[f.property])) };
+}
+
+/**
+ * A configuration failure as the engine is to get it. With a property, the engine prints the value itself beside
+ * the reason, raw and whole: the token never (it may be set without --secret), and no value it cannot print
+ * safely (a line break that would forge a line of the output, a bidi override, a value too long). Those are
+ * reported without a property; the reason names the setting (`Invalid setting custody:baseUrl: …`).
+ */
+function engineSafeConfigFailure(failure: Failure, value: unknown): Failure {
+  const { property, reason } = failure;
+  if (!printsAsIs(property)) {
+    return { property: "", reason: `${shownValue(`${PACKAGE}:${property}`)} ${reason}` };
+  }
+  if (property === "accessToken" || !printsAsIs(value)) {
+    return {
+      property: "",
+      reason: reason.startsWith("Invalid setting") ? reason : `${PACKAGE}:${property} ${reason}`,
+    };
+  }
+  return failure;
 }
 
 /** Whether the configuration changed (a change never replaces the provider: resources stay as they are). */

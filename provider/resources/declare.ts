@@ -1,5 +1,6 @@
 /** What the dynamic resource classes derive from the resources' descriptors (provider/core/resources.ts). */
-import type * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "@pulumi/pulumi";
+import { IllFormedInputError, refuseIllFormedInputs } from "../core/inputs/well-formed";
 import { DYNAMIC_RESOURCE_MODULE, type ResourceDescriptor } from "../core/resources";
 import { loadBuiltinsQuietly } from "./quiet-builtins";
 
@@ -27,13 +28,24 @@ export type DynamicResourceArgs = [
   type: string,
 ];
 
-/** The base constructor's arguments for a resource of `descriptor`. */
+/**
+ * The base constructor's arguments for a resource of `descriptor`.
+ *
+ * @throws {pulumi.RunError} for an input that cannot reach the engine as declared (a lone surrogate): only
+ *   here, in the program, can it still be seen (../core/inputs/well-formed.ts). A `RunError`, so that the
+ *   program's host prints its message alone, in one line, without a stack trace.
+ */
 export function dynamicResourceArgs(
   descriptor: ResourceDescriptor,
   name: string,
   inputs: Record<string, unknown>,
   opts: pulumi.CustomResourceOptions | undefined,
 ): DynamicResourceArgs {
+  try {
+    refuseIllFormedInputs(descriptor.kind, name, inputs);
+  } catch (err) {
+    throw err instanceof IllFormedInputError ? new pulumi.RunError(err.message) : err;
+  }
   loadBuiltinsQuietly();
   return [name, declaredProps(descriptor, inputs), opts, DYNAMIC_RESOURCE_MODULE, descriptor.kind];
 }

@@ -96,7 +96,7 @@ describe("provider settings", () => {
         resolveSettings(lookup({ ...base, "custody:baseUrl": "https://x.test" }), {
           CUSTODY_REQUESTS_PER_MINUTE: "fast",
         }),
-      /custody:requestsPerMinute: must be a non-negative integer/,
+      /Invalid setting CUSTODY_REQUESTS_PER_MINUTE \(environment variable\): must be a non-negative integer/,
     );
   });
 

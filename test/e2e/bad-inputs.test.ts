@@ -123,6 +123,51 @@ describe("bad inputs fail at preview and name the property (real engine, emulato
     }
   });
 
+  describe("hostile names", () => {
+    // Characters a terminal or a log must never get raw from an echoed value.
+    const RAW_CONTROL = /(?![\n\t])[\p{Cc}\u202a-\u202e\u2066-\u2069]/u;
+
+    for (const name of ["e2e-bad ab\ud800c", "e2e-bad ab\udc00"]) {
+      it(`${JSON.stringify(name)} (a lone surrogate) fails the preview by name and rule; nothing is created`, async () => {
+        await declare(stack, { vaults: { lone: { name, type: "evm" } } });
+        const { failed, output } = await cliOutput(stack, ["preview"]);
+        assert.ok(failed, output);
+        assertReadable(output);
+        assert.doesNotMatch(output, /INTERNAL|invalid UTF-8/, output);
+        assert.match(
+          output,
+          /Vault "lone": name must be well-formed Unicode text: position 11 is a lone surrogate \(U\+D[8C]00\)/,
+        );
+        // What the name would have become on the way.
+        assert.deepEqual(await apiVaultsNamed(emulator.client, ["e2e-bad abc", "e2e-bad ab"]), []);
+      });
+    }
+
+    it("a name with a bidi override, a NUL or a line break is refused, and no output line holds it raw", async () => {
+      for (const name of ["e2e-bad abc\u202edef", "e2e-bad a\u0000b", "e2e-bad a\r\nX-Injected: 1"]) {
+        await declare(stack, { vaults: { odd: { name, type: "evm" } } });
+        const { failed, output } = await cliOutput(stack, ["preview"]);
+        assert.ok(failed, output);
+        assert.doesNotMatch(output, RAW_CONTROL, JSON.stringify(output));
+        assert.doesNotMatch(output, /^X-Injected/m, output);
+        const lines = diagnosticsByRow(output).get(`${VAULT_TYPE} odd`) ?? [];
+        assert.equal(lines.length, 1, output);
+        assert.match(lines[0] ?? "", /^error: .*resource 'odd' has a problem: name contains U\+/);
+      }
+    });
+
+    it("a 10,000-character name is refused, and no output line prints it whole", async () => {
+      await declare(stack, { vaults: { long: { name: `e2e-bad ${"n".repeat(10_000)}`, type: "evm" } } });
+      const { failed, output } = await cliOutput(stack, ["preview"]);
+      assert.ok(failed, output);
+      const lines = diagnosticsByRow(output).get(`${VAULT_TYPE} long`) ?? [];
+      assert.equal(lines.length, 1, output);
+      assert.match(lines[0] ?? "", /has a problem: name must be at most 256 bytes in UTF-8 \(got 10008\)/);
+      for (const line of output.split("\n"))
+        assert.ok(line.length < 1000, `a line of ${line.length} characters`);
+    });
+  });
+
   it("nothing reached the API", async () => {
     const names = cases.flatMap((c) => Object.values(c.declared.vaults ?? {}).map((v) => v.name));
 

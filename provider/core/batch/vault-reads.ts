@@ -29,6 +29,7 @@ import {
   type RequestEvent,
   type Vault as VaultRecord,
 } from "@pulumi-custody/sdk";
+import { LONE_SURROGATE } from "../inputs/shown";
 import { PerOperation } from "./operation";
 
 /** Every vault state: batches and the snapshot see archived (and deleted) vaults too. */
@@ -44,8 +45,6 @@ export const MAX_NAMES_QUERY_CHARS = 6000;
 /** How long the first read after a quiet spell waits for others to join its batch, in ms. */
 const GATHER_MS = 5;
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-/** Text the client refuses to send (it cannot be percent-encoded). */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 interface Waiter<T> {
   resolve(value: T): void;

@@ -11,6 +11,7 @@ import {
   VAULT_TYPES,
 } from "@pulumi-custody/sdk/schema";
 import { z } from "zod";
+import { escapeControls, isShownAsIs, printsAsIs, shownValue } from "./shown";
 
 /** A Pulumi check failure: the input property and why it is wrong. */
 export interface CheckFailure {
@@ -19,6 +20,9 @@ export interface CheckFailure {
   /** What rule the value broke. */
   reason: string;
 }
+
+/** What a decoder writes for text it cannot decode (a lone surrogate, a malformed UTF-8 byte). */
+const REPLACEMENT_CHARACTER = "\uFFFD";
 
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
@@ -52,6 +56,17 @@ export function nameSchema(what: string) {
       for (const { rule, reason } of nameRuleViolations(name, MAX_NAME_BYTES)) {
         ctx.addIssue({ code: "custom", message: rule === "blank" ? `${reason} (${what})` : reason });
       }
+      // Lone surrogates are refused above, where they arrive; on the way from a program they may have been
+      // replaced by U+FFFD, and a name with it would not be the one declared.
+      const replaced = Array.from(name).indexOf(REPLACEMENT_CHARACTER);
+      if (replaced >= 0) {
+        ctx.addIssue({
+          code: "custom",
+          message:
+            `contains U+FFFD (the replacement character) at position ${replaced + 1}, which stands for text ` +
+            "that could not be decoded: the name would not be the one declared",
+        });
+      }
     });
 }
 
@@ -74,7 +89,7 @@ export function oneOf<const T extends string>(
     error: (iss) => {
       if (iss.input === undefined) return "is required";
       if (typeof iss.input !== "string") return `must be a string, got ${typeName(iss.input)}`;
-      return hint?.(iss.input) ?? `must be one of ${list(values)}, got "${iss.input}"`;
+      return hint?.(iss.input) ?? `must be one of ${list(values)}, got ${shownValue(iss.input)}`;
     },
   });
 }
@@ -186,4 +201,25 @@ export function parseCheckedInputs<T>(
   if (parsed.success) return parsed.data;
   const failures = failuresFromIssues(parsed.error.issues, known);
   throw new Error(`invalid inputs: ${failures.map((f) => `${f.property} ${f.reason}`).join("; ")}`);
+}
+
+/**
+ * The failures as the engine is to get them. For a failure with a property, the engine prints the input's value
+ * itself (`property 'name' value {…} has a problem: …`), raw and whole; a value it cannot print safely (a
+ * control character, a bidi override, too long: see {@link printsAsIs}) is reported without a property, so the
+ * engine prints only the reason, which then starts with the property's name. Reasons have their control
+ * characters escaped.
+ */
+export function engineSafeFailures(
+  inputs: Record<string, unknown>,
+  failures: readonly CheckFailure[],
+): CheckFailure[] {
+  return failures.map(({ property, reason }) => {
+    const safeReason = escapeControls(reason);
+    if (property === "") return { property, reason: safeReason };
+    if (!isShownAsIs(property))
+      return { property: "", reason: `input ${shownValue(property)} ${safeReason}` };
+    if (!printsAsIs(inputs[property])) return { property: "", reason: `${property} ${safeReason}` };
+    return { property, reason: safeReason };
+  });
 }

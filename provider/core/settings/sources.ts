@@ -4,6 +4,8 @@
  * load, so no credential is ever captured into a resource's serialized provider.
  */
 
+import { LONE_SURROGATE, shownValue } from "../inputs/shown";
+
 /** The connection settings of the custody API. */
 export interface CustodySettings {
   /** Base URL of the API, e.g. `https://api.example-custody.com` (`http://` only for loopback hosts). */
@@ -83,65 +85,167 @@ function howToSet(spec: SettingSpec): string {
   return `set it with \`pulumi config set ${secret}${spec.configKey} ${spec.example}\` or the ${spec.envVar} environment variable`;
 }
 
+/** A setting's value as found, and how messages name where it was found. */
+interface RawSetting {
+  /** The value, trimmed. */
+  value: string;
+  /** `custody:maxRetries`, `CUSTODY_MAX_RETRIES (environment variable)`, `the maxRetries option`. */
+  where: string;
+}
+
+/** How a message names a setting read from `origin`. */
+function whereOf(name: keyof CustodySettings, origin: "config" | "env" | "option"): string {
+  const spec = SETTINGS[name];
+  if (origin === "env") return `${spec.envVar} (environment variable)`;
+  if (origin === "option") return `the ${name} option`;
+  return spec.configKey;
+}
+
 function rawSetting(
   name: keyof CustodySettings,
   lookup: ConfigLookup,
   env: NodeJS.ProcessEnv,
-): string | undefined {
+  isOption: (name: keyof CustodySettings) => boolean = () => false,
+): RawSetting | undefined {
   const spec = SETTINGS[name];
   const fromConfig = lookup(spec.configKey);
   if (fromConfig !== undefined && fromConfig !== null && String(fromConfig).trim() !== "") {
-    return String(fromConfig).trim();
+    return { value: String(fromConfig).trim(), where: whereOf(name, isOption(name) ? "option" : "config") };
   }
   const fromEnv = env[spec.envVar];
-  return fromEnv !== undefined && fromEnv.trim() !== "" ? fromEnv.trim() : undefined;
+  return fromEnv !== undefined && fromEnv.trim() !== ""
+    ? { value: fromEnv.trim(), where: whereOf(name, "env") }
+    : undefined;
 }
 
-function required(name: "baseUrl" | "accessToken", lookup: ConfigLookup, env: NodeJS.ProcessEnv): string {
-  const value = rawSetting(name, lookup, env);
-  if (value === undefined) {
+function required(
+  name: "baseUrl" | "accessToken",
+  lookup: ConfigLookup,
+  env: NodeJS.ProcessEnv,
+  isOption?: (name: keyof CustodySettings) => boolean,
+): RawSetting {
+  const raw = rawSetting(name, lookup, env, isOption);
+  if (raw === undefined) {
     const spec = SETTINGS[name];
     throw new CustodySettingsError(spec.configKey, `Missing setting ${spec.configKey}: ${howToSet(spec)}.`);
   }
-  return value;
+  return raw;
+}
+
+/**
+ * The range of each number setting: the client's own range for `maxRetries` (its constructor refuses any
+ * other), and for `requestsPerMinute` any whole number up to a million a minute (0 turns the limit off), far
+ * above any quota of the service, so that a typo of extra digits is caught.
+ */
+export const SETTING_RANGES: Readonly<
+  Record<"maxRetries" | "requestsPerMinute", { min: number; max: number }>
+> = {
+  maxRetries: { min: 0, max: 10 },
+  requestsPerMinute: { min: 0, max: 1_000_000 },
+};
+
+function invalid(name: keyof CustodySettings, where: string, rule: string): CustodySettingsError {
+  const spec = SETTINGS[name];
+  return new CustodySettingsError(spec.configKey, `Invalid setting ${where}: ${rule}; ${howToSet(spec)}.`);
 }
 
 function optionalInteger(
   name: "maxRetries" | "requestsPerMinute",
-  lookup: ConfigLookup,
-  env: NodeJS.ProcessEnv,
+  raw: RawSetting | undefined,
 ): number | undefined {
-  const value = rawSetting(name, lookup, env);
-  if (value === undefined) return undefined;
+  if (raw === undefined) return undefined;
+  const { min, max } = SETTING_RANGES[name];
+  const { value, where } = raw;
   if (!/^\d+$/.test(value)) {
-    const spec = SETTINGS[name];
-    throw new CustodySettingsError(
-      spec.configKey,
-      `Invalid setting ${spec.configKey}: must be a non-negative integer, got ${JSON.stringify(value)}; ${howToSet(spec)}.`,
+    throw invalid(
+      name,
+      where,
+      `must be a non-negative integer, got ${shownValue(value)} (from ${min} to ${max})`,
     );
   }
-  return Number(value);
+  const number = Number(value);
+  if (number < min || number > max) {
+    throw invalid(name, where, `must be an integer from ${min} to ${max}, got ${shownValue(value)}`);
+  }
+  return number;
 }
 
-function checkedBaseUrl(value: string): string {
+/** The longest base URL: every request's URL starts with it, and messages quote it. */
+const MAX_BASE_URL_CHARS = 512;
+/** The longest host name (RFC 1035, section 2.3.4): 253 characters, each dot-separated label at most 63. */
+const MAX_HOST_CHARS = 253;
+const MAX_LABEL_CHARS = 63;
+/** A host name label (letters, digits, hyphens; no hyphen at either end), after IDNA (`xn--…`). */
+const HOST_LABEL = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
+
+/** The rule a URL's host breaks, or `undefined` for a usable host (a name, an IPv4 or a bracketed IPv6). */
+function hostProblem(hostname: string): string | undefined {
+  if (hostname.startsWith("[")) return undefined;
+  const host = hostname.endsWith(".") ? hostname.slice(0, -1) : hostname;
+  if (host === "") return "must name a host";
+  if (host.length > MAX_HOST_CHARS) {
+    return `has a host of ${host.length} characters; a host name is at most ${MAX_HOST_CHARS}`;
+  }
+  for (const label of host.split(".")) {
+    if (label.length > MAX_LABEL_CHARS) {
+      return `has a host label of ${label.length} characters (${shownValue(label, 20)}); each dot-separated label of a host name is at most ${MAX_LABEL_CHARS}`;
+    }
+    if (!HOST_LABEL.test(label)) {
+      return `has a host label ${shownValue(label)} that is not a valid host name label (letters, digits and hyphens, no hyphen at either end)`;
+    }
+  }
+  return undefined;
+}
+
+function checkedBaseUrl({ value, where }: RawSetting): string {
   const spec = SETTINGS.baseUrl;
+  // The URL parser drops tabs and line breaks that a message or a log line would keep.
+  if (/[\p{Cc}\p{Cf}\u2028\u2029]/u.test(value) || LONE_SURROGATE.test(value)) {
+    throw invalid(
+      "baseUrl",
+      where,
+      `must be a URL without control or formatting characters, got ${shownValue(value)}`,
+    );
+  }
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new CustodySettingsError(
-      spec.configKey,
-      `Invalid setting ${spec.configKey}: must be an absolute URL such as ${spec.example}, got ${JSON.stringify(value)}; ${howToSet(spec)}.`,
+    throw invalid(
+      "baseUrl",
+      where,
+      `must be an absolute URL such as ${spec.example}, got ${shownValue(value)}`,
     );
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") {
-    throw new CustodySettingsError(
-      spec.configKey,
-      `Invalid setting ${spec.configKey}: must be an https:// URL, got ${JSON.stringify(value)}; ${howToSet(spec)}.`,
+    throw invalid("baseUrl", where, `must be an https:// URL, got ${shownValue(value)}`);
+  }
+  const host = hostProblem(url.hostname);
+  if (host !== undefined) throw invalid("baseUrl", where, host);
+  if (value.length > MAX_BASE_URL_CHARS) {
+    throw invalid(
+      "baseUrl",
+      where,
+      `must be at most ${MAX_BASE_URL_CHARS} characters (got ${value.length}: ${shownValue(value, 40)})`,
     );
   }
   // Whether plain http is acceptable (loopback only) is the client's rule; it refuses with its own message.
   return value.replace(/\/+$/, "");
+}
+
+/** The access token as the client can send it in a header; the message never shows the token. */
+function checkedToken({ value, where }: RawSetting): string {
+  if (/^bearer\s/i.test(value)) {
+    throw invalid("accessToken", where, "must be the bare token, without the 'Bearer ' prefix");
+  }
+  if (!/^[\x21-\x7e]+$/.test(value)) {
+    throw invalid(
+      "accessToken",
+      where,
+      "must be printable ASCII without spaces (it is sent in a header); it holds another character",
+    );
+  }
+  return value;
 }
 
 /**
@@ -151,11 +255,11 @@ function checkedBaseUrl(value: string): string {
  */
 export function checkSetting(name: keyof CustodySettings, value: unknown): string | undefined {
   if (value === undefined || value === null || String(value).trim() === "") return undefined;
-  const raw = String(value).trim();
+  const raw = { value: String(value).trim(), where: SETTINGS[name].configKey };
   try {
     if (name === "baseUrl") checkedBaseUrl(raw);
-    else if (name === "maxRetries" || name === "requestsPerMinute")
-      optionalInteger(name, (key) => (key === SETTINGS[name].configKey ? raw : undefined), {});
+    else if (name === "accessToken") checkedToken(raw);
+    else optionalInteger(name, raw);
     return undefined;
   } catch (err) {
     return err instanceof Error ? err.message : String(err);
@@ -233,7 +337,7 @@ export function settingsFrom(source: SettingsSource): ResolvedSettings {
       ? { source: `the ${name} option`, howToChange: `pass a valid ${name} option` }
       : configOrEnvironment(name, present(config(SETTINGS[name].configKey)));
   return {
-    settings: resolveSettings(lookup, source.env ?? process.env),
+    settings: resolveSettings(lookup, source.env ?? process.env, (name) => present(overrides[name])),
     origins: { baseUrl: originOf("baseUrl"), accessToken: originOf("accessToken") },
   };
 }
@@ -255,14 +359,21 @@ export function environmentTokenBesides(
  *
  * @throws {CustodySettingsError} when `baseUrl` or `accessToken` is missing, or a value is malformed.
  */
-function resolveSettings(lookup: ConfigLookup, env: NodeJS.ProcessEnv = process.env): CustodySettings {
+function resolveSettings(
+  lookup: ConfigLookup,
+  env: NodeJS.ProcessEnv,
+  isOption: (name: keyof CustodySettings) => boolean,
+): CustodySettings {
   const settings: CustodySettings = {
-    baseUrl: checkedBaseUrl(required("baseUrl", lookup, env)),
-    accessToken: required("accessToken", lookup, env),
+    baseUrl: checkedBaseUrl(required("baseUrl", lookup, env, isOption)),
+    accessToken: checkedToken(required("accessToken", lookup, env, isOption)),
   };
-  const maxRetries = optionalInteger("maxRetries", lookup, env);
+  const maxRetries = optionalInteger("maxRetries", rawSetting("maxRetries", lookup, env, isOption));
   if (maxRetries !== undefined) settings.maxRetries = maxRetries;
-  const requestsPerMinute = optionalInteger("requestsPerMinute", lookup, env);
+  const requestsPerMinute = optionalInteger(
+    "requestsPerMinute",
+    rawSetting("requestsPerMinute", lookup, env, isOption),
+  );
   if (requestsPerMinute !== undefined) settings.requestsPerMinute = requestsPerMinute;
   return settings;
 }

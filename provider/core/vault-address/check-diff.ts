@@ -5,6 +5,7 @@ import { containsUnknown, isUnknown } from "../host/unknown-values";
 import {
   addressTypeSchema,
   type CheckFailure,
+  engineSafeFailures,
   failuresFromIssues,
   nameSchema,
   parseCheckedInputs,
@@ -67,13 +68,16 @@ export function checkVaultAddress(
     const defaulted = known.nameIsDefault === true;
     return {
       inputs: news,
-      failures: failures.map((f) =>
-        defaulted && f.property === "name"
-          ? {
-              ...f,
-              reason: `${f.reason} (no name is declared, so the name is the resource name: declare a name)`,
-            }
-          : f,
+      failures: engineSafeFailures(
+        news,
+        failures.map((f) =>
+          defaulted && f.property === "name"
+            ? {
+                ...f,
+                reason: `${f.reason} (no name is declared, so the name is the resource name: declare a name)`,
+              }
+            : f,
+        ),
       ),
     };
   }

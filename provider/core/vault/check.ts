@@ -8,6 +8,7 @@ import {
   ADOPT_ONLY_VAULT_TYPES,
   booleanSchema,
   type CheckFailure,
+  engineSafeFailures,
   failuresFromIssues,
   isAdoptOnlyVaultType,
   keyTypeSchema,
@@ -72,7 +73,7 @@ export function checkVault(_olds: Record<string, unknown>, news: Record<string, 
   if (!parsed.success) failures.push(...failuresFromIssues(parsed.error.issues, VAULT_INPUTS));
   failures.push(...crossFieldFailures(declared));
 
-  if (failures.length > 0) return { inputs: news, failures: dedupe(failures) };
+  if (failures.length > 0) return { inputs: news, failures: engineSafeFailures(news, dedupe(failures)) };
   return {
     inputs: {
       ...normalize(declared),
