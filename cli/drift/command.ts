@@ -83,6 +83,7 @@ export const driftCommand: Command = {
           exitCode: run.exitCode,
           lastError: run.lastError,
           checkedAt,
+          runProgram: previewArgs.some((a) => a === "--run-program" || a === "--run-program=true"),
         });
       }
     } catch (err) {

@@ -359,13 +359,93 @@ describe("custody drift", () => {
       );
       assert.equal(report.status, "failed");
       assert.equal(report.exitCode, 1);
-      assert.match(
-        report.reason ?? "",
-        /^The custody API at http:\/\/127\.0\.0\.1:1 refused the access token .*\(401 Unauthorized\)/,
+      assert.equal(
+        report.reason,
+        "authentication refused by the custody API at http://127.0.0.1:1 (401) for the token in CUSTODY_ACCESS_TOKEN: it is wrong, expired or revoked; set a valid one and run the check again",
       );
       assert.deepEqual(report.drifted, []);
       assertValid(report);
-      assert.match(driftMarkdown(report), /^🛑 \*\*The drift check could not run\*\*: The custody API/m);
+      assert.match(
+        driftMarkdown(report),
+        /^🛑 \*\*The drift check could not run\*\*: authentication refused by the custody API/m,
+      );
+    });
+
+    // The provider's message for a token from stack config, as the engine prints it (provider/core/settings,
+    // `recordedTokenRefused`): it cannot know which command configured the provider, so it describes them all.
+    const RECORDED_REFUSED =
+      "Preview failed: The custody API at http://127.0.0.1:41234 refused the access token custody:accessToken that the provider was configured with (401 Unauthorized). `pulumi refresh`, `pulumi destroy` and the refresh step of `pulumi preview --refresh` and `pulumi up --refresh` configure the provider from the state, with the custody:accessToken the last `pulumi up` recorded, not from the current stack config. If the token was rotated since that `up`, run `pulumi up` once to record the new one, or add --run-program to use the current stack config: `pulumi refresh --run-program`, and for the drift check `pulumi preview --refresh --run-program --expect-no-changes`. Otherwise the token is wrong, expired or revoked: set a valid one with `pulumi config set --secret custody:accessToken <token>` or the CUSTODY_ACCESS_TOKEN environment variable.";
+    const refusedCheck = (message: string, runProgram: boolean) =>
+      driftReport({
+        preview: parsePreview(
+          [error(message, urn(VAULT, "payments")), error("preview failed"), summary("failed")].join("\n"),
+        ),
+        exitCode: 255,
+        checkedAt: new Date("2026-11-27T03:17:00Z"),
+        runProgram,
+      });
+
+    it("a refused token from stack config: one short reason, true of the run (with --run-program: the stack config)", () => {
+      const report = refusedCheck(RECORDED_REFUSED, true);
+      assert.equal(
+        report.reason,
+        "authentication refused by the custody API at http://127.0.0.1:41234 (401) for custody:accessToken of the stack config (the check runs with --run-program): it is wrong, expired or revoked; set a valid one with `pulumi config set --secret custody:accessToken <token>`",
+      );
+      // Nothing of the provider's cases that do not apply to a run with --run-program.
+      assert.doesNotMatch(report.reason ?? "", /from the state|add --run-program|environment variable/);
+      assertValid(report);
+    });
+
+    it("a refused token without --run-program: the two tokens the run may have used, and what to do", () => {
+      const report = refusedCheck(RECORDED_REFUSED, false);
+      assert.equal(
+        report.reason,
+        "authentication refused by the custody API at http://127.0.0.1:41234 (401) for custody:accessToken (the stack config's, or in the refresh the one the last `pulumi up` recorded): set a valid one with `pulumi config set --secret custody:accessToken <token>`; after a rotation, also pass `-- --run-program`",
+      );
+      assert.ok((report.reason ?? "").length <= 320, `${report.reason?.length} characters`);
+    });
+
+    it("a refused token from the environment: named as such", () => {
+      const report = refusedCheck(
+        "Preview failed: The custody API at http://127.0.0.1:1 refused the access token from the CUSTODY_ACCESS_TOKEN environment variable (401 Unauthorized): it is wrong, expired or revoked. Set the CUSTODY_ACCESS_TOKEN environment variable.",
+        false,
+      );
+      assert.equal(
+        report.reason,
+        "authentication refused by the custody API at http://127.0.0.1:1 (401) for the token in CUSTODY_ACCESS_TOKEN: it is wrong, expired or revoked; set a valid one and run the check again",
+      );
+    });
+
+    it("any other reason is bounded: one line of at most 400 characters", () => {
+      const report = refusedCheck(`Preview failed: ${"the service said no. ".repeat(100)}`, false);
+      assert.equal(report.reason?.length, 400);
+      assert.ok(report.reason?.endsWith("…"));
+      assertValid(report);
+    });
+
+    it("the command tells the check whether the preview ran with --run-program", () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "custody-drift-refused-"));
+      try {
+        const fake = fakePulumi(
+          dir,
+          [error(RECORDED_REFUSED, urn(VAULT, "payments")), summary("failed")].join("\n"),
+          255,
+        );
+        const json = path.join(dir, "drift.json");
+        const out = runCustody(["drift", "--json", json, "--", "--run-program"], {
+          env: fake.env(),
+          cwd: dir,
+        });
+        assert.equal(out.status, 1, out.stderr);
+        const report = JSON.parse(fs.readFileSync(json, "utf8")) as DriftReport;
+        assert.match(
+          report.reason ?? "",
+          /for custody:accessToken of the stack config \(the check runs with --run-program\)/,
+        );
+        assert.equal(out.stderr, `custody drift: the drift check could not run: ${report.reason}\n`);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
     });
 
     it("an error beside planned changes still fails the check: it did not read everything", () => {
