@@ -27,7 +27,9 @@ export function declarableImportInputs(
   if (kind === "Vault") {
     const declared: Record<string, unknown> = { ...inputs };
     const groups = Array.isArray(outputs.vaultGroupIds)
-      ? outputs.vaultGroupIds.filter((id): id is string => typeof id === "string").map((id) => id.toLowerCase())
+      ? outputs.vaultGroupIds
+          .filter((id): id is string => typeof id === "string")
+          .map((id) => id.toLowerCase())
       : [];
     // A vault in no group leaves membership alone: an empty list is not a declaration `check` accepts.
     if (declared.vaultGroupIds === undefined && groups.length > 0) declared.vaultGroupIds = groups;
