@@ -178,7 +178,7 @@ describe("plugin provider methods (emulator)", () => {
         type: "evm",
         vaultGroupIds: made.vault_groups?.map((g) => g.id),
       });
-      assert.ok((result.inputs?.vaultGroupIds as string[]).length > 0);
+      assert.ok(((result.inputs?.vaultGroupIds ?? []) as string[]).length > 0);
       assert.equal(result.outputs?.acquisition, "adopted");
       assert.equal(result.outputs?.state, "active");
     });
