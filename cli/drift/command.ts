@@ -9,6 +9,7 @@ import { type Command, parseArgs } from "../command";
 import { writeOutputFile } from "../output-file";
 import { runPreviewEvents } from "../pulumi-preview";
 import { PreviewInputError, parsePreview } from "../review/preview-input";
+import { acrossTexts, environmentSecrets, redactorOf, scrubPreview, stackConfigSecrets } from "../secrets";
 import { type DriftReport, driftReport, failedDriftReport } from "./drift";
 import { driftMarkdown } from "./markdown";
 
@@ -62,14 +63,21 @@ export const driftCommand: Command = {
       return 0;
     }
     const stack = args.flags.stack as string | undefined;
+    const cwd = (args.flags.cwd as string | undefined) ?? io.cwd;
     const checkedAt = new Date();
+    // Whatever the reports quote may echo a credential: every form of each is scrubbed (cli/secrets.ts).
+    const redactor = redactorOf([
+      ...environmentSecrets(io.env),
+      ...(await stackConfigSecrets({ cwd, stack, env: io.env })),
+    ]);
     let report: DriftReport;
     try {
       const run = await runPreviewEvents(["--refresh", ...previewArgs], {
-        cwd: (args.flags.cwd as string | undefined) ?? io.cwd,
+        cwd,
         stack,
         env: io.env,
         stderr: io.stderr,
+        redact: (line) => redactor.text(line),
       });
       if (run.events.trim() === "") {
         report = failedDriftReport(
@@ -78,10 +86,14 @@ export const driftCommand: Command = {
           stack,
         );
       } else {
+        const preview = scrubPreview(parsePreview(run.events), redactor);
+        // The CLI's last line, also against the diagnostics: a secret split between them.
+        const messages = (preview.diagnostics ?? []).map((d) => d.message);
+        const lastError = acrossTexts(redactor, [...messages, run.lastError]).pop();
         report = driftReport({
-          preview: parsePreview(run.events),
+          preview,
           exitCode: run.exitCode,
-          lastError: run.lastError,
+          lastError,
           checkedAt,
           runProgram: previewArgs.some((a) => a === "--run-program" || a === "--run-program=true"),
         });
@@ -96,7 +108,9 @@ export const driftCommand: Command = {
       report = failedDriftReport(reason, checkedAt, stack);
     }
 
-    const markdown = driftMarkdown(report);
+    // The reports as written, scrubbed once more whole: a secret that only the report's own text joins.
+    report = redactor.value(report);
+    const markdown = redactor.text(driftMarkdown(report));
     const markdownFile = args.flags.markdown as string | undefined;
     const jsonFile = args.flags.json as string | undefined;
     const target = (file: string, what: string, flag: string) => ({
@@ -114,7 +128,7 @@ export const driftCommand: Command = {
       writeOutputFile(target(jsonFile, "the JSON report", "--json"), `${JSON.stringify(report, null, 2)}\n`, {
         overwrite: true,
       });
-    io.stderr.write(`custody drift: ${verdict(report)}\n`);
+    io.stderr.write(`custody drift: ${redactor.text(verdict(report))}\n`);
     return report.exitCode;
   },
 };

@@ -282,7 +282,7 @@ describe("onboarding an existing organization: custody import, pulumi import --f
       .sort();
     assert.ok(onMainnet.length > 0, "the organization has UTXO vaults on a mainnet");
     assert.deepEqual(violations, onMainnet, markdown);
-    assert.match(markdown, /No vault or address changes/, markdown);
+    assert.match(markdown, /the preview planned no vault or address change\./, markdown);
     assert.match(
       markdown,
       /Policy pack `pulumi-custody@[^`]+` ran: \d+ mandatory violation\(s\)\./,
