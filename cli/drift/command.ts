@@ -6,7 +6,7 @@
  */
 import * as path from "node:path";
 import { type Command, parseArgs } from "../command";
-import { writeOutputFile } from "../output-file";
+import { checkOutputFile, writeOutputFile } from "../output-file";
 import { runPreviewEvents } from "../pulumi-preview";
 import { PreviewInputError, parsePreview } from "../review/preview-input";
 import { acrossTexts, environmentSecrets, redactorOf, scrubPreview, stackConfigSecrets } from "../secrets";
@@ -62,6 +62,18 @@ export const driftCommand: Command = {
       io.stdout.write(`${this.usage}\n`);
       return 0;
     }
+    const markdownFile = args.flags.markdown as string | undefined;
+    const jsonFile = args.flags.json as string | undefined;
+    const target = (file: string, what: string, flag: string) => ({
+      file: path.resolve(io.cwd, file),
+      what,
+      flag,
+      cwd: io.cwd,
+    });
+    // Checked before the preview (minutes on a large stack): a report that cannot be written is said now, in
+    // one line, and no check runs whose verdict would be lost.
+    if (markdownFile) checkOutputFile(target(markdownFile, "the Markdown report", "--markdown"));
+    if (jsonFile) checkOutputFile(target(jsonFile, "the JSON report", "--json"));
     const stack = args.flags.stack as string | undefined;
     const cwd = (args.flags.cwd as string | undefined) ?? io.cwd;
     const checkedAt = new Date();
@@ -111,14 +123,6 @@ export const driftCommand: Command = {
     // The reports as written, scrubbed once more whole: a secret that only the report's own text joins.
     report = redactor.value(report);
     const markdown = redactor.text(driftMarkdown(report));
-    const markdownFile = args.flags.markdown as string | undefined;
-    const jsonFile = args.flags.json as string | undefined;
-    const target = (file: string, what: string, flag: string) => ({
-      file: path.resolve(io.cwd, file),
-      what,
-      flag,
-      cwd: io.cwd,
-    });
     if (markdownFile)
       writeOutputFile(target(markdownFile, "the Markdown report", "--markdown"), markdown, {
         overwrite: true,

@@ -289,7 +289,14 @@ export function driftReport(input: DriftInput): DriftReport {
   }
 
   const stack = steps.map((s) => stackOfUrn(s.urn)).find((s) => s !== undefined) ?? null;
-  const reason = failureReason(diagnostics, input.runProgram === true);
+  // An event stream that ends before the engine's summary is a preview that did not finish (killed, or cut
+  // off): it read only part of the stack, so neither "no drift" nor a list of drift would be true.
+  const unfinished = preview.form === "events" && preview.result === undefined;
+  const reason =
+    failureReason(diagnostics, input.runProgram === true) ??
+    (unfinished
+      ? "the preview's event stream ended before its summary: the preview did not finish, so not every resource was compared"
+      : undefined);
   const changes = [...drifted.values()];
   const failed =
     reason !== undefined || preview.result === "failed" || (input.exitCode !== 0 && changes.length === 0);

@@ -14,6 +14,7 @@ import * as path from "node:path";
 import { type Command, type ParsedArgs, parseArgs, UsageError } from "../command";
 import { importFileOf } from "../import-file/import-file";
 import { checkOutputFile, fileExists, type OutputFile, writeOutputFile } from "../output-file";
+import { environmentSecrets, redactorOf } from "../secrets";
 import { shownPath, shownText, shownValue } from "../shown";
 import { adoptedVaultInputs, dynamicProgram } from "./dynamic-program";
 import { FILTER_FLAGS, FILTER_USAGE } from "./filter";
@@ -207,14 +208,23 @@ export const importCommand: Command = {
     const progress = new ProgressLine(io.stderr, "custody import: ");
     const total = resources.resources.length;
     progress.update(`generating the ${language} program: reading 0 of ${total} resources`);
-    const code = await generateProgram({
-      language,
-      importText,
-      protect,
-      env: { ...io.env, ...settingsEnv(plan.settings) },
-      onProgress: (done) =>
-        progress.update(`generating the ${language} program: read ${done} of ${total} resources`),
-    });
+    let code: string;
+    try {
+      code = await generateProgram({
+        language,
+        importText,
+        protect,
+        env: { ...io.env, ...settingsEnv(plan.settings) },
+        onProgress: (done) =>
+          progress.update(`generating the ${language} program: read ${done} of ${total} resources`),
+      });
+    } catch (err) {
+      progress.done(`the ${language} program could not be generated; no file was written`);
+      // What the scratch `pulumi import` printed may echo the token it ran with (the stack config's, which
+      // the environment does not hold): every form of it is scrubbed (cli/secrets.ts).
+      const redactor = redactorOf([...environmentSecrets(io.env), plan.settings.accessToken]);
+      throw new Error(redactor.text(err instanceof Error ? err.message : String(err)));
+    }
     progress.done(`generated the ${language} program from ${total} resources`);
     // Both files once the program exists: a generation that fails leaves no import file to trip the next run.
     writeOutputFile(file, importText, { overwrite: force });

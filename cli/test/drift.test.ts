@@ -289,6 +289,7 @@ describe("custody drift", () => {
       const either = check([
         ...refresh(VAULT, "hidden", two, two),
         step("update", VAULT, "hidden", two, { inputs: two.inputs }),
+        summary("succeeded"),
       ]);
       assert.deepEqual(
         either.drifted[0]?.fields.map((f) => [f.field, f.certain]),
@@ -497,6 +498,7 @@ describe("custody drift", () => {
         [
           ...refresh(VAULT, "payments", live, live),
           step("update", VAULT, "payments", live, { inputs: { name: "Payments", type: "evm" } }),
+          summary("succeeded"),
         ],
         7,
         "error: no changes were expected for preview but changes were proposed",
@@ -518,6 +520,7 @@ describe("custody drift", () => {
       const drift = check([
         ...refresh(VAULT, "p", live, live),
         step("update", VAULT, "p", live, { inputs: { name: "P", type: "evm" } }),
+        summary("succeeded"),
       ]);
       const field = drift.drifted[0]!.fields[0]!;
       const shownSecret = {
@@ -608,6 +611,45 @@ describe("custody drift", () => {
       assertValid(report);
       assert.equal(report.stack, "nope");
       assert.equal(hasStackTrace(out), false);
+    });
+
+    it("a report that cannot be written: one line naming its directory, before any preview runs (no verdict)", () => {
+      const fake = fakePulumi(dir, driftEvents, 0);
+      const out = runCustody(["drift", "--json", path.join("missing", "drift.json")], {
+        env: fake.env(),
+        cwd: dir,
+      });
+      assert.equal(out.status, 1);
+      assert.equal(
+        out.stderr,
+        "custody drift: cannot write missing/drift.json (the JSON report): the directory missing does not exist; create it, or choose another --json\n",
+      );
+      assert.equal(out.stdout, "");
+      assert.ok(!fs.existsSync(path.join(fake.bin, "call.json")), "no preview ran");
+    });
+
+    it("a preview whose stream stops before its end (exit 0): could not run, never 'no drift'", () => {
+      const renamedOnly = refresh(VAULT, "payments", renamed, renamed).join("\n");
+      const fake = fakePulumi(dir, renamedOnly, 0);
+      const json = path.join(dir, "cut.json");
+      const out = runCustody(["drift", "--json", json], { env: fake.env(), cwd: dir });
+      assert.equal(out.status, 1, out.stderr);
+      assert.match(out.stderr, /^custody drift: the drift check could not run: /m);
+      assert.doesNotMatch(`${out.stdout}${out.stderr}`, /no drift|No drift/);
+      assertValid(JSON.parse(fs.readFileSync(json, "utf8")));
+    });
+
+    it("a preview that exits non-zero with neither an error nor a change: could not run, never 'no drift'", () => {
+      const fake = fakePulumi(
+        dir,
+        [...refresh(VAULT, "payments", renamed, renamed), summary("succeeded")].join("\n"),
+        1,
+        "error: the update was cancelled\n",
+      );
+      const out = runCustody(["drift"], { env: fake.env(), cwd: dir });
+      assert.equal(out.status, 1, out.stderr);
+      assert.match(out.stderr, /^custody drift: the drift check could not run: the update was cancelled$/m);
+      assert.doesNotMatch(`${out.stdout}${out.stderr}`, /no drift|No drift/);
     });
 
     it("exit 1 when the Pulumi CLI is not on PATH", () => {

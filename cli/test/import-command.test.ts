@@ -396,6 +396,39 @@ describe("custody import: the command", () => {
     });
   });
 
+  it("a program that cannot be generated: said in lines that are true (nothing written), with no form of the token", async () => {
+    // A stand-in `pulumi` whose scratch import fails, echoing the token it ran with (base64'd and hex'd).
+    const bin = fs.mkdtempSync(path.join(dir, "bin-"));
+    fs.writeFileSync(
+      path.join(bin, "pulumi"),
+      [
+        "#!/usr/bin/env node",
+        'if (process.argv[2] !== "import") process.exit(0);',
+        "const t = Buffer.from(process.env.CUSTODY_ACCESS_TOKEN);",
+        'process.stderr.write(`error: 401: Bearer ${t.toString("base64")} (${t.toString("hex")})\\n`);',
+        "process.exit(1);",
+      ].join("\n"),
+      { mode: 0o755 },
+    );
+    const { code, stdout, stderr } = await custody(["import", "-l", "yaml", "--name-prefix", "cmd "], dir, {
+      ...env,
+      PATH: `${bin}${path.delimiter}${path.dirname(process.execPath)}`,
+    });
+    assert.equal(code, 1, stderr);
+    const token = Buffer.from(emulator.accessToken);
+    for (const form of [emulator.accessToken, token.toString("base64"), token.toString("hex")])
+      assert.ok(!`${stdout}${stderr}`.includes(form.slice(0, 16)), `${form} in ${stderr}`);
+    assert.match(stderr, /^custody import: the yaml program could not be generated; no file was written$/m);
+    assert.match(stderr, /^custody import: `pulumi import` of the scratch stack failed:$/m);
+    assert.match(stderr, /Bearer \[REDACTED\]/);
+    assert.doesNotMatch(stdout, /^Wrote /m);
+    assert.deepEqual(
+      fs.readdirSync(dir).filter((f) => !f.startsWith("bin-")),
+      [],
+      "nothing written",
+    );
+  });
+
   it("import-file writes the file alone, with the same filter; the report goes to stderr", async () => {
     const { code, stdout, stderr } = await custody(
       ["import-file", "--name-prefix", "cmd ", "--type", "utxo"],
