@@ -11,15 +11,7 @@ export {
 } from "./custody-client";
 export * from "./errors";
 export type { ListAllOptions } from "./pagination";
-export {
-  type AddSecretOptions,
-  MIN_ANYWHERE_LENGTH,
-  MIN_PIECE_LENGTH,
-  REDACTED,
-  redactSecrets,
-  type Secret,
-  SecretRedactor,
-} from "./redact";
+export { type AddSecretOptions, REDACTED, type Secret, SecretRedactor } from "./redact";
 export type {
   AccessToken,
   CallOptions,
