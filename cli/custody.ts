@@ -10,6 +10,7 @@ import { importCommand } from "./import/command";
 import { importFileCommand } from "./import-file/command";
 import { recoverCommand } from "./recover/command";
 import { reviewCommand } from "./review/command";
+import { environmentSecrets, redactorOf } from "./secrets";
 import { escapeControls } from "./shown";
 
 /** Every subcommand, in the order `custody --help` lists them. */
@@ -53,8 +54,11 @@ export async function main(argv: readonly string[], io: CommandIo): Promise<numb
   } catch (err) {
     // The last guard: whatever a message took from the arguments (or from what `pulumi` printed), no control
     // character of it reaches the terminal or the log; a multi-line message keeps its lines.
+    // Nor any form of a secret of the environment (cli/secrets.ts), which what `pulumi` printed may echo.
     const message = escapeControls(
-      (err instanceof Error ? err.message : String(err)).replace(/\r\n/g, "\n"),
+      redactorOf(environmentSecrets(io.env))
+        .text(err instanceof Error ? err.message : String(err))
+        .replace(/\r\n/g, "\n"),
       "\n\t",
     );
     if (err instanceof UsageError) {

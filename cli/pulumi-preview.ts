@@ -16,6 +16,11 @@ export interface PreviewRunOptions {
   env: NodeJS.ProcessEnv;
   /** Where the CLI's standard error goes. */
   stderr: NodeJS.WritableStream;
+  /**
+   * Scrubs each line of standard error before it is passed on (cli/secrets.ts: the command's secrets); the
+   * lines go through whole, so that a secret is never cut in two at a chunk's edge.
+   */
+  redact?: (line: string) => string;
 }
 
 /** What the preview printed. */
@@ -39,10 +44,15 @@ export function runPreviewEvents(args: readonly string[], options: PreviewRunOpt
     });
     const out: Buffer[] = [];
     let errText = "";
+    let pending = "";
+    const redact = options.redact ?? ((line: string) => line);
     child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
     child.stderr.on("data", (chunk: Buffer) => {
-      options.stderr.write(chunk);
-      errText = (errText + chunk.toString("utf8")).slice(-8192);
+      const text = chunk.toString("utf8");
+      errText = (errText + text).slice(-8192);
+      const lines = (pending + text).split("\n");
+      pending = lines.pop() ?? "";
+      if (lines.length > 0) options.stderr.write(lines.map((line) => `${redact(line)}\n`).join(""));
     });
     child.on("error", (err: NodeJS.ErrnoException) => {
       reject(
@@ -52,6 +62,7 @@ export function runPreviewEvents(args: readonly string[], options: PreviewRunOpt
       );
     });
     child.on("close", (code, signal) => {
+      if (pending !== "") options.stderr.write(redact(pending));
       const lines = errText
         .split("\n")
         .map((l) => l.trim())
@@ -59,7 +70,7 @@ export function runPreviewEvents(args: readonly string[], options: PreviewRunOpt
       resolve({
         events: Buffer.concat(out).toString("utf8"),
         exitCode: code ?? (signal ? 128 : 1),
-        lastError: lines[lines.length - 1] ?? "",
+        lastError: redact(lines[lines.length - 1] ?? ""),
       });
     });
   });

@@ -248,7 +248,7 @@ export async function read(
   // exchange vault is declared with `adoptExisting: true` (which its outputs keep too).
   const liveInputs =
     importing && result.inputs
-      ? declarableImportInputs(custodyResourceKind(type) ?? "Vault", result.inputs)
+      ? declarableImportInputs(custodyResourceKind(type) ?? "Vault", result.inputs, outputs)
       : result.inputs;
   if (importing && liveInputs?.adoptExisting === true) outputs = { ...outputs, adoptExisting: true };
   const secrets = secretsOf(state, declared);

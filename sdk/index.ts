@@ -11,6 +11,7 @@ export {
 } from "./custody-client";
 export * from "./errors";
 export type { ListAllOptions } from "./pagination";
+export { type AddSecretOptions, REDACTED, type Secret, SecretRedactor } from "./redact";
 export type {
   AccessToken,
   CallOptions,
@@ -22,6 +23,7 @@ export type {
 export type { CreateTransactionOptions } from "./resources/define-namespace";
 export type { ListAllQuery } from "./resources/list-all-query";
 export * from "./schema";
+export { type Credentials, secretRedactor } from "./secret-redactor";
 export type { PemKey } from "./signing/pem-keys";
 export { isLoopbackHost } from "./transport/base-url";
 export { DEFAULT_REQUESTS_PER_MINUTE, type RateLimitStatus } from "./transport/rate-limiter";

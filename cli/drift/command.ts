@@ -6,9 +6,10 @@
  */
 import * as path from "node:path";
 import { type Command, parseArgs } from "../command";
-import { writeOutputFile } from "../output-file";
+import { checkOutputFile, writeOutputFile } from "../output-file";
 import { runPreviewEvents } from "../pulumi-preview";
 import { PreviewInputError, parsePreview } from "../review/preview-input";
+import { acrossTexts, environmentSecrets, redactorOf, scrubPreview, stackConfigSecrets } from "../secrets";
 import { type DriftReport, driftReport, failedDriftReport } from "./drift";
 import { driftMarkdown } from "./markdown";
 
@@ -61,15 +62,34 @@ export const driftCommand: Command = {
       io.stdout.write(`${this.usage}\n`);
       return 0;
     }
+    const markdownFile = args.flags.markdown as string | undefined;
+    const jsonFile = args.flags.json as string | undefined;
+    const target = (file: string, what: string, flag: string) => ({
+      file: path.resolve(io.cwd, file),
+      what,
+      flag,
+      cwd: io.cwd,
+    });
+    // Checked before the preview (minutes on a large stack): a report that cannot be written is said now, in
+    // one line, and no check runs whose verdict would be lost.
+    if (markdownFile) checkOutputFile(target(markdownFile, "the Markdown report", "--markdown"));
+    if (jsonFile) checkOutputFile(target(jsonFile, "the JSON report", "--json"));
     const stack = args.flags.stack as string | undefined;
+    const cwd = (args.flags.cwd as string | undefined) ?? io.cwd;
     const checkedAt = new Date();
+    // Whatever the reports quote may echo a credential: every form of each is scrubbed (cli/secrets.ts).
+    const redactor = redactorOf([
+      ...environmentSecrets(io.env),
+      ...(await stackConfigSecrets({ cwd, stack, env: io.env })),
+    ]);
     let report: DriftReport;
     try {
       const run = await runPreviewEvents(["--refresh", ...previewArgs], {
-        cwd: (args.flags.cwd as string | undefined) ?? io.cwd,
+        cwd,
         stack,
         env: io.env,
         stderr: io.stderr,
+        redact: (line) => redactor.text(line),
       });
       if (run.events.trim() === "") {
         report = failedDriftReport(
@@ -78,11 +98,16 @@ export const driftCommand: Command = {
           stack,
         );
       } else {
+        const preview = scrubPreview(parsePreview(run.events), redactor);
+        // The CLI's last line, also against the diagnostics: a secret split between them.
+        const messages = (preview.diagnostics ?? []).map((d) => d.message);
+        const lastError = acrossTexts(redactor, [...messages, run.lastError]).pop();
         report = driftReport({
-          preview: parsePreview(run.events),
+          preview,
           exitCode: run.exitCode,
-          lastError: run.lastError,
+          lastError,
           checkedAt,
+          runProgram: previewArgs.some((a) => a === "--run-program" || a === "--run-program=true"),
         });
       }
     } catch (err) {
@@ -95,15 +120,9 @@ export const driftCommand: Command = {
       report = failedDriftReport(reason, checkedAt, stack);
     }
 
-    const markdown = driftMarkdown(report);
-    const markdownFile = args.flags.markdown as string | undefined;
-    const jsonFile = args.flags.json as string | undefined;
-    const target = (file: string, what: string, flag: string) => ({
-      file: path.resolve(io.cwd, file),
-      what,
-      flag,
-      cwd: io.cwd,
-    });
+    // The reports as written, scrubbed once more whole: a secret that only the report's own text joins.
+    report = redactor.value(report);
+    const markdown = redactor.text(driftMarkdown(report));
     if (markdownFile)
       writeOutputFile(target(markdownFile, "the Markdown report", "--markdown"), markdown, {
         overwrite: true,
@@ -113,7 +132,7 @@ export const driftCommand: Command = {
       writeOutputFile(target(jsonFile, "the JSON report", "--json"), `${JSON.stringify(report, null, 2)}\n`, {
         overwrite: true,
       });
-    io.stderr.write(`custody drift: ${verdict(report)}\n`);
+    io.stderr.write(`custody drift: ${redactor.text(verdict(report))}\n`);
     return report.exitCode;
   },
 };

@@ -103,6 +103,11 @@ export interface DriftInput {
   lastError?: string;
   /** When the check ran. */
   checkedAt: Date;
+  /**
+   * Whether the preview ran with `--run-program`, so that the refresh too configured the provider from the stack
+   * config rather than from the state: what a refused token's reason says depends on it.
+   */
+  runProgram?: boolean;
 }
 
 /** Steps that plan nothing for a resource. */
@@ -126,17 +131,44 @@ function oneLine(message: string): string {
   return lines.join(" ");
 }
 
+/** A reason is cut to this many characters: it is one line of a report and of a CI log. */
+export const REASON_MAX = 400;
+
+/** `text` cut to {@link REASON_MAX} characters (an ellipsis marks the cut). */
+function bounded(text: string): string {
+  return text.length <= REASON_MAX ? text : `${text.slice(0, REASON_MAX - 1)}…`;
+}
+
+/**
+ * The reason of a refused token (401), short and true of this run; `undefined` when `message` is not one. The
+ * provider's own message cannot know which command configured it (a refresh without `--run-program` takes the
+ * token the last `up` recorded, everything else the stack config), so it describes every case; the check knows
+ * whether it ran with `--run-program`, and says only what applies.
+ */
+function refusedTokenReason(message: string, runProgram: boolean): string | undefined {
+  if (!/refused the access token/.test(message) || !/\(401 Unauthorized\)/.test(message)) return undefined;
+  const api = /^The custody API at (\S+)/.exec(message)?.[1];
+  const head = `authentication refused by the custody API${api ? ` at ${api}` : ""} (401)`;
+  if (/from the CUSTODY_ACCESS_TOKEN environment variable/.test(message))
+    return `${head} for the token in CUSTODY_ACCESS_TOKEN: it is wrong, expired or revoked; set a valid one and run the check again`;
+  const set = "set a valid one with `pulumi config set --secret custody:accessToken <token>`";
+  return runProgram
+    ? `${head} for custody:accessToken of the stack config (the check runs with --run-program): it is wrong, expired or revoked; ${set}`
+    : `${head} for custody:accessToken (the stack config's, or in the refresh the one the last \`pulumi up\` recorded): ${set}; after a rotation, also pass \`-- --run-program\``;
+}
+
 /**
  * The reason of a failed check: the first error that says why. The CLI's closing "preview failed" says
  * nothing, and the provider refers the other resources to its one full message (`SEE_ANOTHER_RESOURCE`), so
  * both come last.
  */
-function failureReason(diagnostics: PreviewDiagnostic[]): string | undefined {
+function failureReason(diagnostics: PreviewDiagnostic[], runProgram: boolean): string | undefined {
   const errors = diagnostics
     .filter((d) => d.severity === "error")
     .map((d) => oneLine(d.message.replace(/^error: /, "").replace(/^Preview failed: /, "")))
     .filter((m) => m !== "" && m !== "preview failed");
-  return errors.find((m) => !m.includes(SEE_ANOTHER_RESOURCE)) ?? errors[0];
+  const reason = errors.find((m) => !m.includes(SEE_ANOTHER_RESOURCE)) ?? errors[0];
+  return reason === undefined ? undefined : (refusedTokenReason(reason, runProgram) ?? reason);
 }
 
 /** The stack a URN names (`urn:pulumi:<stack>::…`). */
@@ -257,7 +289,14 @@ export function driftReport(input: DriftInput): DriftReport {
   }
 
   const stack = steps.map((s) => stackOfUrn(s.urn)).find((s) => s !== undefined) ?? null;
-  const reason = failureReason(diagnostics);
+  // An event stream that ends before the engine's summary is a preview that did not finish (killed, or cut
+  // off): it read only part of the stack, so neither "no drift" nor a list of drift would be true.
+  const unfinished = preview.form === "events" && preview.result === undefined;
+  const reason =
+    failureReason(diagnostics, input.runProgram === true) ??
+    (unfinished
+      ? "the preview's event stream ended before its summary: the preview did not finish, so not every resource was compared"
+      : undefined);
   const changes = [...drifted.values()];
   const failed =
     reason !== undefined || preview.result === "failed" || (input.exitCode !== 0 && changes.length === 0);
@@ -269,10 +308,12 @@ export function driftReport(input: DriftInput): DriftReport {
     stack,
     checkedAt: input.checkedAt.toISOString(),
     reason: failed
-      ? (reason ??
-        (input.lastError
-          ? oneLine(input.lastError.replace(/^error: /, ""))
-          : `\`pulumi preview\` exited ${input.exitCode}`))
+      ? bounded(
+          reason ??
+            (input.lastError
+              ? oneLine(input.lastError.replace(/^error: /, ""))
+              : `\`pulumi preview\` exited ${input.exitCode}`),
+        )
       : null,
     resourcesChecked: refreshes.size,
     drifted: failed ? [] : changes,
@@ -287,7 +328,7 @@ export function failedDriftReport(reason: string, checkedAt: Date, stack?: strin
     exitCode: DRIFT_EXIT_CODES.failed,
     stack: stack ?? null,
     checkedAt: checkedAt.toISOString(),
-    reason: oneLine(reason),
+    reason: bounded(oneLine(reason)),
     resourcesChecked: 0,
     drifted: [],
   };

@@ -40,6 +40,11 @@ function args(inputs: Readonly<Record<string, unknown>>, order: readonly string[
   return `{ ${keys.map((k) => `${k}: ${k === "vaultId" ? String(inputs[k]) : literal(inputs[k])}`).join(", ")} }`;
 }
 
+/** The inputs the dynamic program declares a vault with: as it is, adopted by its exact name. */
+export function adoptedVaultInputs(planned: PlannedVault): Record<string, unknown> {
+  return { ...planned.inputs, adoptExisting: true };
+}
+
 /** The TypeScript program that adopts the selection through the dynamic provider. */
 export function dynamicProgram(selection: Selection, options: { protect: boolean }): string {
   const opts = options.protect ? ", { protect: true }" : "";
@@ -51,8 +56,8 @@ export function dynamicProgram(selection: Selection, options: { protect: boolean
     "",
   ];
   const vaultLine = (p: PlannedVault) => {
-    const inputs = { ...p.inputs, adoptExisting: true };
-    const statement = `new Vault(${literal(p.name)}, ${args(inputs, ["name", "type", "chain", "keyType", "endUserId", "adoptExisting"])}${opts});`;
+    const inputs = adoptedVaultInputs(p);
+    const statement = `new Vault(${literal(p.name)}, ${args(inputs, ["name", "type", "chain", "keyType", "endUserId", "vaultGroupIds", "adoptExisting"])}${opts});`;
     return withAddresses.has(p.vault.id) ? `const ${variableOf(p.name)} = ${statement}` : statement;
   };
   for (const planned of selection.vaults) lines.push(vaultLine(planned));

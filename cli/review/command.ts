@@ -13,10 +13,12 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import type { SecretRedactor } from "@pulumi-custody/sdk";
 import { type Command, parseArgs, readAll, UsageError } from "../command";
 import { writeOutputFile } from "../output-file";
 import { type PreviewRun, runPreviewEvents } from "../pulumi-preview";
-import { escapeControls, shownPath, withoutSecrets } from "../shown";
+import { environmentSecrets, redactorOf, scrubPreview, stackConfigSecrets } from "../secrets";
+import { escapeControls, shownPath } from "../shown";
 import { PreviewInputError, parsePreview } from "./preview-input";
 import { type PreviewJson, type Review, reviewPreview, stoppedReview } from "./report";
 
@@ -42,12 +44,19 @@ const STOPPED: Record<NonNullable<Review["stopped"]>["kind"], string> = {
  */
 async function reviewRun(
   previewArgs: readonly string[],
-  options: { cwd: string; stack?: string; env: NodeJS.ProcessEnv; stderr: NodeJS.WritableStream },
+  options: {
+    cwd: string;
+    stack?: string;
+    env: NodeJS.ProcessEnv;
+    stderr: NodeJS.WritableStream;
+    redactor: SecretRedactor;
+  },
   expectPolicy: boolean,
 ): Promise<Review> {
+  const { redactor } = options;
   let run: PreviewRun;
   try {
-    run = await runPreviewEvents(previewArgs, options);
+    run = await runPreviewEvents(previewArgs, { ...options, redact: (line) => redactor.text(line) });
   } catch (err) {
     return stoppedReview("not-run", err instanceof Error ? err.message : String(err));
   }
@@ -56,7 +65,7 @@ async function reviewRun(
   if (run.events.trim() === "") preview = { form: "events", steps: [], diagnostics: [] };
   else {
     try {
-      preview = parsePreview(run.events);
+      preview = scrubPreview(parsePreview(run.events), redactor);
     } catch (err) {
       if (!(err instanceof PreviewInputError)) throw err;
       return stoppedReview("unreadable", err.message);
@@ -115,11 +124,17 @@ export const reviewCommand: Command = {
     }
 
     const expectPolicy = args.flags["expect-policy"] === true || givesPolicyPack(previewArgs ?? []);
+    // What the CLI, the engine and the service said reaches a pull-request comment: never any form of a
+    // secret of the environment or, when the preview runs on a stack, of its config (cli/secrets.ts).
+    const redactor = redactorOf([
+      ...environmentSecrets(io.env),
+      ...(runs ? await stackConfigSecrets({ cwd: cwd ?? io.cwd, stack, env: io.env }) : []),
+    ]);
     let review: Review;
     if (runs) {
       review = await reviewRun(
         previewArgs ?? [],
-        { cwd: cwd ?? io.cwd, stack, env: io.env, stderr: io.stderr },
+        { cwd: cwd ?? io.cwd, stack, env: io.env, stderr: io.stderr, redactor },
         expectPolicy,
       );
     } else {
@@ -151,11 +166,10 @@ export const reviewCommand: Command = {
         );
         return 2;
       }
-      review = reviewPreview(preview, { expectPolicy });
+      review = reviewPreview(scrubPreview(preview, redactor), { expectPolicy });
     }
 
-    // What the CLI and the engine said reaches a pull-request comment: never a secret of the environment.
-    const markdown = withoutSecrets(review.markdown, io.env);
+    const markdown = redactor.text(review.markdown);
     const out = args.flags.out as string | undefined;
     if (out) {
       const target = { file: path.resolve(io.cwd, out), what: "the report", flag: "--out", cwd: io.cwd };
@@ -164,9 +178,8 @@ export const reviewCommand: Command = {
 
     if (review.stopped) {
       io.stderr.write(
-        withoutSecrets(
+        redactor.text(
           `custody review: ${STOPPED[review.stopped.kind]}: ${review.stopped.reason}; the report says so.\n`,
-          io.env,
         ),
       );
       return 1;

@@ -289,6 +289,7 @@ describe("custody drift", () => {
       const either = check([
         ...refresh(VAULT, "hidden", two, two),
         step("update", VAULT, "hidden", two, { inputs: two.inputs }),
+        summary("succeeded"),
       ]);
       assert.deepEqual(
         either.drifted[0]?.fields.map((f) => [f.field, f.certain]),
@@ -359,13 +360,93 @@ describe("custody drift", () => {
       );
       assert.equal(report.status, "failed");
       assert.equal(report.exitCode, 1);
-      assert.match(
-        report.reason ?? "",
-        /^The custody API at http:\/\/127\.0\.0\.1:1 refused the access token .*\(401 Unauthorized\)/,
+      assert.equal(
+        report.reason,
+        "authentication refused by the custody API at http://127.0.0.1:1 (401) for the token in CUSTODY_ACCESS_TOKEN: it is wrong, expired or revoked; set a valid one and run the check again",
       );
       assert.deepEqual(report.drifted, []);
       assertValid(report);
-      assert.match(driftMarkdown(report), /^🛑 \*\*The drift check could not run\*\*: The custody API/m);
+      assert.match(
+        driftMarkdown(report),
+        /^🛑 \*\*The drift check could not run\*\*: authentication refused by the custody API/m,
+      );
+    });
+
+    // The provider's message for a token from stack config, as the engine prints it (provider/core/settings,
+    // `recordedTokenRefused`): it cannot know which command configured the provider, so it describes them all.
+    const RECORDED_REFUSED =
+      "Preview failed: The custody API at http://127.0.0.1:41234 refused the access token custody:accessToken that the provider was configured with (401 Unauthorized). `pulumi refresh`, `pulumi destroy` and the refresh step of `pulumi preview --refresh` and `pulumi up --refresh` configure the provider from the state, with the custody:accessToken the last `pulumi up` recorded, not from the current stack config. If the token was rotated since that `up`, run `pulumi up` once to record the new one, or add --run-program to use the current stack config: `pulumi refresh --run-program`, and for the drift check `pulumi preview --refresh --run-program --expect-no-changes`. Otherwise the token is wrong, expired or revoked: set a valid one with `pulumi config set --secret custody:accessToken <token>` or the CUSTODY_ACCESS_TOKEN environment variable.";
+    const refusedCheck = (message: string, runProgram: boolean) =>
+      driftReport({
+        preview: parsePreview(
+          [error(message, urn(VAULT, "payments")), error("preview failed"), summary("failed")].join("\n"),
+        ),
+        exitCode: 255,
+        checkedAt: new Date("2026-11-27T03:17:00Z"),
+        runProgram,
+      });
+
+    it("a refused token from stack config: one short reason, true of the run (with --run-program: the stack config)", () => {
+      const report = refusedCheck(RECORDED_REFUSED, true);
+      assert.equal(
+        report.reason,
+        "authentication refused by the custody API at http://127.0.0.1:41234 (401) for custody:accessToken of the stack config (the check runs with --run-program): it is wrong, expired or revoked; set a valid one with `pulumi config set --secret custody:accessToken <token>`",
+      );
+      // Nothing of the provider's cases that do not apply to a run with --run-program.
+      assert.doesNotMatch(report.reason ?? "", /from the state|add --run-program|environment variable/);
+      assertValid(report);
+    });
+
+    it("a refused token without --run-program: the two tokens the run may have used, and what to do", () => {
+      const report = refusedCheck(RECORDED_REFUSED, false);
+      assert.equal(
+        report.reason,
+        "authentication refused by the custody API at http://127.0.0.1:41234 (401) for custody:accessToken (the stack config's, or in the refresh the one the last `pulumi up` recorded): set a valid one with `pulumi config set --secret custody:accessToken <token>`; after a rotation, also pass `-- --run-program`",
+      );
+      assert.ok((report.reason ?? "").length <= 320, `${report.reason?.length} characters`);
+    });
+
+    it("a refused token from the environment: named as such", () => {
+      const report = refusedCheck(
+        "Preview failed: The custody API at http://127.0.0.1:1 refused the access token from the CUSTODY_ACCESS_TOKEN environment variable (401 Unauthorized): it is wrong, expired or revoked. Set the CUSTODY_ACCESS_TOKEN environment variable.",
+        false,
+      );
+      assert.equal(
+        report.reason,
+        "authentication refused by the custody API at http://127.0.0.1:1 (401) for the token in CUSTODY_ACCESS_TOKEN: it is wrong, expired or revoked; set a valid one and run the check again",
+      );
+    });
+
+    it("any other reason is bounded: one line of at most 400 characters", () => {
+      const report = refusedCheck(`Preview failed: ${"the service said no. ".repeat(100)}`, false);
+      assert.equal(report.reason?.length, 400);
+      assert.ok(report.reason?.endsWith("…"));
+      assertValid(report);
+    });
+
+    it("the command tells the check whether the preview ran with --run-program", () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "custody-drift-refused-"));
+      try {
+        const fake = fakePulumi(
+          dir,
+          [error(RECORDED_REFUSED, urn(VAULT, "payments")), summary("failed")].join("\n"),
+          255,
+        );
+        const json = path.join(dir, "drift.json");
+        const out = runCustody(["drift", "--json", json, "--", "--run-program"], {
+          env: fake.env(),
+          cwd: dir,
+        });
+        assert.equal(out.status, 1, out.stderr);
+        const report = JSON.parse(fs.readFileSync(json, "utf8")) as DriftReport;
+        assert.match(
+          report.reason ?? "",
+          /for custody:accessToken of the stack config \(the check runs with --run-program\)/,
+        );
+        assert.equal(out.stderr, `custody drift: the drift check could not run: ${report.reason}\n`);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
     });
 
     it("an error beside planned changes still fails the check: it did not read everything", () => {
@@ -417,6 +498,7 @@ describe("custody drift", () => {
         [
           ...refresh(VAULT, "payments", live, live),
           step("update", VAULT, "payments", live, { inputs: { name: "Payments", type: "evm" } }),
+          summary("succeeded"),
         ],
         7,
         "error: no changes were expected for preview but changes were proposed",
@@ -438,6 +520,7 @@ describe("custody drift", () => {
       const drift = check([
         ...refresh(VAULT, "p", live, live),
         step("update", VAULT, "p", live, { inputs: { name: "P", type: "evm" } }),
+        summary("succeeded"),
       ]);
       const field = drift.drifted[0]!.fields[0]!;
       const shownSecret = {
@@ -528,6 +611,45 @@ describe("custody drift", () => {
       assertValid(report);
       assert.equal(report.stack, "nope");
       assert.equal(hasStackTrace(out), false);
+    });
+
+    it("a report that cannot be written: one line naming its directory, before any preview runs (no verdict)", () => {
+      const fake = fakePulumi(dir, driftEvents, 0);
+      const out = runCustody(["drift", "--json", path.join("missing", "drift.json")], {
+        env: fake.env(),
+        cwd: dir,
+      });
+      assert.equal(out.status, 1);
+      assert.equal(
+        out.stderr,
+        "custody drift: cannot write missing/drift.json (the JSON report): the directory missing does not exist; create it, or choose another --json\n",
+      );
+      assert.equal(out.stdout, "");
+      assert.ok(!fs.existsSync(path.join(fake.bin, "call.json")), "no preview ran");
+    });
+
+    it("a preview whose stream stops before its end (exit 0): could not run, never 'no drift'", () => {
+      const renamedOnly = refresh(VAULT, "payments", renamed, renamed).join("\n");
+      const fake = fakePulumi(dir, renamedOnly, 0);
+      const json = path.join(dir, "cut.json");
+      const out = runCustody(["drift", "--json", json], { env: fake.env(), cwd: dir });
+      assert.equal(out.status, 1, out.stderr);
+      assert.match(out.stderr, /^custody drift: the drift check could not run: /m);
+      assert.doesNotMatch(`${out.stdout}${out.stderr}`, /no drift|No drift/);
+      assertValid(JSON.parse(fs.readFileSync(json, "utf8")));
+    });
+
+    it("a preview that exits non-zero with neither an error nor a change: could not run, never 'no drift'", () => {
+      const fake = fakePulumi(
+        dir,
+        [...refresh(VAULT, "payments", renamed, renamed), summary("succeeded")].join("\n"),
+        1,
+        "error: the update was cancelled\n",
+      );
+      const out = runCustody(["drift"], { env: fake.env(), cwd: dir });
+      assert.equal(out.status, 1, out.stderr);
+      assert.match(out.stderr, /^custody drift: the drift check could not run: the update was cancelled$/m);
+      assert.doesNotMatch(`${out.stdout}${out.stderr}`, /no drift|No drift/);
     });
 
     it("exit 1 when the Pulumi CLI is not on PATH", () => {

@@ -158,7 +158,11 @@ describe("custody import: the command", () => {
       );
       assert.equal(code, 0, stderr);
       assert.match(fs.readFileSync(path.join(dir, "index.ts"), "utf8"), /adoptExisting: true/);
-      assert.deepEqual(fs.readdirSync(dir), ["index.ts"], "no temporary file left beside it");
+      assert.deepEqual(
+        fs.readdirSync(dir).sort(),
+        ["custody-policy.json", "index.ts"],
+        "no temporary file left beside them",
+      );
     });
 
     it("--out into a directory that does not exist: named, with what to do; nothing created", async () => {
@@ -286,9 +290,143 @@ describe("custody import: the command", () => {
     const program = fs.readFileSync(path.join(dir, "index.ts"), "utf8");
     assert.match(
       program,
-      /new Vault\("cmd-evm", \{ name: "cmd evm", type: "evm", adoptExisting: true \}, \{ protect: true \}\);/,
+      /new Vault\("cmd-evm", \{ name: "cmd evm", type: "evm", vaultGroupIds: \["[0-9a-f-]{36}"\], adoptExisting: true \}, \{ protect: true \}\);/,
     );
     assert.ok(!fs.existsSync(path.join(dir, "custody-import.json")), "no import file on the dynamic path");
+  });
+
+  describe("vault groups and the policy pack's allow-lists", () => {
+    let treasury: string;
+    let standby: string;
+    before(async () => {
+      const groups = await emulator.control.peek<{ id: string; name: string }>("vault-groups");
+      const byName = (name: string) => groups.find((g) => g.name === name)!.id;
+      treasury = byName("Treasury");
+      standby = byName("Default");
+      const client = new CustodyClient({
+        baseUrl: emulator.baseUrl,
+        accessToken: emulator.accessToken,
+        requestsPerMinute: 0,
+      });
+      // In Treasury, then in Default too by an approved proposal; a third group only proposed (not approved).
+      const two = await client.vaults.create({ name: "grp two", type: "evm", vault_group_id: treasury });
+      await client.vaults.submitChangeProposal(two.id, { diff: { added_vault_group_ids: [standby] } });
+      for (const p of await emulator.control.listProposals({ state: "pending" }))
+        await emulator.control.approveProposal(p.id);
+      const other = groups.find((g) => g.id !== treasury && g.id !== standby);
+      if (other)
+        await client.vaults.submitChangeProposal(two.id, { diff: { added_vault_group_ids: [other.id] } });
+      await client.vaults.create({
+        name: "grp one",
+        type: "utxo",
+        chain: "bitcoin_testnet",
+        vault_group_id: treasury,
+      });
+      await client.close();
+    });
+
+    it("the dynamic program declares each vault's approved groups; the adopted names go on the allow-list", async () => {
+      const { code, stdout, stderr } = await custody(
+        ["import", "--provider", "dynamic", "-l", "typescript", "--name-prefix", "grp "],
+        dir,
+        env,
+      );
+      assert.equal(code, 0, stderr);
+      const program = fs.readFileSync(path.join(dir, "index.ts"), "utf8");
+      const declared = (resource: string) =>
+        new RegExp(`new Vault\\("${resource}", \\{[^}]*vaultGroupIds: (\\[[^\\]]*\\])`).exec(program)?.[1];
+      assert.deepEqual(
+        JSON.parse(declared("grp-two") ?? "null")?.sort(),
+        [treasury, standby].sort(),
+        program,
+      );
+      assert.deepEqual(JSON.parse(declared("grp-one") ?? "null"), [treasury], program);
+      const config = JSON.parse(fs.readFileSync(path.join(dir, "custody-policy.json"), "utf8"));
+      assert.deepEqual(config, {
+        "custody-vault-adopt-allow-list": { allowedNames: ["grp two", "grp one"] },
+      });
+      assert.match(
+        stdout,
+        /^2 vault\(s\) declared `adoptExisting: true`: their names are on custody-vault-adopt-allow-list's allowedNames in custody-policy\.json \(2 added\)\.$/m,
+      );
+      assert.match(stdout, /--policy-pack-config custody-policy\.json$/m);
+    });
+
+    it("an existing policy config keeps what it has; the names are added once", async () => {
+      const file = path.join(dir, "production.json");
+      fs.writeFileSync(
+        file,
+        JSON.stringify({
+          "custody-vault-protected": "advisory",
+          "custody-vault-adopt-allow-list": "mandatory",
+        }),
+      );
+      const argv = ["import", "--provider", "dynamic", "-l", "typescript", "--name-prefix", "grp "];
+      const first = await custody([...argv, "--policy-config", "production.json"], dir, env);
+      assert.equal(first.code, 0, first.stderr);
+      const expected = {
+        "custody-vault-protected": "advisory",
+        "custody-vault-adopt-allow-list": {
+          enforcementLevel: "mandatory",
+          allowedNames: ["grp two", "grp one"],
+        },
+      };
+      assert.deepEqual(JSON.parse(fs.readFileSync(file, "utf8")), expected);
+      const again = await custody([...argv, "--force", "--policy-config", "production.json"], dir, env);
+      assert.equal(again.code, 0, again.stderr);
+      assert.deepEqual(JSON.parse(fs.readFileSync(file, "utf8")), expected);
+      assert.match(again.stdout, /\(already there\)\.$/m);
+    });
+
+    it("a policy config that is not a JSON object stops the run before anything is read or written", async () => {
+      fs.writeFileSync(path.join(dir, "custody-policy.json"), "{ not json");
+      const before = (await emulator.control.listRequests()).length;
+      const { code, stderr } = await custody(
+        ["import", "--provider", "dynamic", "-l", "typescript", "--name-prefix", "grp "],
+        dir,
+        env,
+      );
+      assert.equal(code, 1);
+      assert.equal(
+        stderr,
+        "custody import: custody-policy.json (the policy config) is not a JSON object of policy settings: fix it, or choose another --policy-config\n",
+      );
+      assert.equal((await emulator.control.listRequests()).length, before, "nothing read");
+      assert.ok(!fs.existsSync(path.join(dir, "index.ts")));
+    });
+  });
+
+  it("a program that cannot be generated: said in lines that are true (nothing written), with no form of the token", async () => {
+    // A stand-in `pulumi` whose scratch import fails, echoing the token it ran with (base64'd and hex'd).
+    const bin = fs.mkdtempSync(path.join(dir, "bin-"));
+    fs.writeFileSync(
+      path.join(bin, "pulumi"),
+      [
+        "#!/usr/bin/env node",
+        'if (process.argv[2] !== "import") process.exit(0);',
+        "const t = Buffer.from(process.env.CUSTODY_ACCESS_TOKEN);",
+        'process.stderr.write(`error: 401: Bearer ${t.toString("base64")} (${t.toString("hex")})\\n`);',
+        "process.exit(1);",
+      ].join("\n"),
+      { mode: 0o755 },
+    );
+    const { code, stdout, stderr } = await custody(["import", "-l", "yaml", "--name-prefix", "cmd "], dir, {
+      ...env,
+      PATH: `${bin}${path.delimiter}${path.dirname(process.execPath)}`,
+    });
+    assert.equal(code, 1, stderr);
+    const token = Buffer.from(emulator.accessToken);
+    for (const form of [emulator.accessToken, token.toString("base64"), token.toString("hex")])
+      assert.ok(!`${stdout}${stderr}`.includes(form.slice(0, 16)), `${form} in ${stderr}`);
+    assert.match(stderr, /^custody import: the yaml program could not be generated; no file was written$/m);
+    assert.match(stderr, /^custody import: `pulumi import` of the scratch stack failed:$/m);
+    assert.match(stderr, /Bearer \[REDACTED\]/);
+    assert.doesNotMatch(stdout, /^Wrote /m);
+    assert.deepEqual(
+      fs.readdirSync(dir).filter((f) => !f.startsWith("bin-")),
+      [],
+      "nothing written",
+    );
   });
 
   it("import-file writes the file alone, with the same filter; the report goes to stderr", async () => {

@@ -322,10 +322,13 @@ describe("custody review: the command", () => {
       });
       assert.equal(out.status, 1, out.stderr);
       const report = fs.readFileSync(target, "utf8");
-      assert.match(report, /^🛑 The preview did not run: `token \[secret\] refused\\x1b\]0;title\\x07`\.$/m);
+      assert.match(
+        report,
+        /^🛑 The preview did not run: `token \[REDACTED\] refused\\x1b\]0;title\\x07`\.$/m,
+      );
       assert.ok(!report.includes(token) && !report.includes("\x1b"), report);
       const own = out.stderr.split("\n").find((l) => l.startsWith("custody review:")) ?? "";
-      assert.match(own, /^custody review: the preview did not run: token \[secret\] refused\\x1b/);
+      assert.match(own, /^custody review: the preview did not run: token \[REDACTED\] refused\\x1b/);
     });
   });
 });

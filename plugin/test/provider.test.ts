@@ -172,7 +172,13 @@ describe("plugin provider methods (emulator)", () => {
       const made = await client.vaults.create({ name: "Imported Vault", type: "evm" });
       const result = await plugin.read(VAULT_TOKEN, made.id, {}, {});
       assert.equal(result.id, made.id);
-      assert.deepEqual(result.inputs, { name: "Imported Vault", type: "evm" });
+      // The groups it is in, as the API reports them, so that the code generated from these inputs declares them.
+      assert.deepEqual(result.inputs, {
+        name: "Imported Vault",
+        type: "evm",
+        vaultGroupIds: made.vault_groups?.map((g) => g.id),
+      });
+      assert.ok(((result.inputs?.vaultGroupIds ?? []) as string[]).length > 0);
       assert.equal(result.outputs?.acquisition, "adopted");
       assert.equal(result.outputs?.state, "active");
     });

@@ -232,15 +232,15 @@ describe("custody drift, the nightly check (real engine, both provider paths)", 
         assert.deepEqual(refused.report.drifted, []);
         assert.match(
           refused.report.reason ?? "",
-          /^The custody API at http:\/\/127\.0\.0\.1:\d+ refused the access token custody:accessToken that the provider was configured with \(401 Unauthorized\)/,
+          /^authentication refused by the custody API at http:\/\/127\.0\.0\.1:\d+ \(401\) for custody:accessToken of the stack config \(the check runs with --run-program\): it is wrong, expired or revoked; set a valid one with `pulumi config set --secret custody:accessToken <token>`$/,
         );
         assert.match(
           refused.stderr,
-          /^custody drift: the drift check could not run: The custody API at .* refused the access token/m,
+          /^custody drift: the drift check could not run: authentication refused by the custody API at /m,
         );
         assert.match(
           refused.markdown,
-          /^🛑 \*\*The drift check could not run\*\*: The custody API at .* refused the access token/m,
+          /^🛑 \*\*The drift check could not run\*\*: authentication refused by the custody API at /m,
         );
         assert.doesNotMatch(refused.markdown + refused.stderr, /not-a-valid-token/);
         await stack.setConfig("custody:accessToken", { value: emulator.accessToken, secret: true });

@@ -9,6 +9,10 @@
 //   and YAML (the upstream YAML host), each into a stack of its own: the same filter, the same vaults.
 // - The current stack's vaults are left out the next time; a narrower filter takes only what it names.
 // - The dynamic provider: the program adopts every vault, its first `up` sends no write to the service.
+// - Each route ends with `custody review` and the policy pack, under the team's policy config (UTXO vaults on
+//   testnets only) to which the import added the names it adopts: the only violations are the organization's
+//   own (its mainnet UTXO vaults), none caused by the import (vault groups undeclared, its own adoptions). A
+//   vault in two groups (one by an approved proposal) with a third proposed declares the two.
 // - 1,000 vaults on an emulator with its default settings, in YAML: a clean preview, with the time it took.
 import * as assert from "node:assert/strict";
 import { execFile } from "node:child_process";
@@ -46,6 +50,9 @@ const DYNAMIC_ADDRESS = "pulumi-nodejs:dynamic/custody:VaultAddress";
 /** The filter every language's import uses: everything but the vaults named `skip …`. */
 const FILTER = ["--name-pattern", "^(?!skip )", "--with-addresses"];
 
+/** The team's rule in the policy config every route is reviewed under: UTXO vaults on testnets only. */
+const TESTNETS = UTXO_CHAIN_IDS.filter((chain) => !chain.endsWith("_mainnet"));
+
 /** A `custody import-file` file. */
 interface ImportFile {
   resources: { type: string; name: string; id: string }[];
@@ -67,6 +74,8 @@ describe("onboarding an existing organization: custody import, pulumi import --f
   const expectedAddresses = new Set<string>();
   const made = new Map<string, Vault>();
   const stacks: Stack[] = [];
+  /** The approved vault groups of the vault `onb grouped` (a third one is only proposed). */
+  let groupedIn: string[];
 
   /** A stack of the project in `dir` on the shared backend, with the plugin installed, configured for the emulator. */
   async function newStack(dir: string, name: string): Promise<Stack> {
@@ -125,6 +134,20 @@ describe("onboarding an existing organization: custody import, pulumi import --f
     await create("skip1", { name: "skip me 1", type: "evm" });
     await create("skip2", { name: "skip me 2", type: "utxo", chain: "bitcoin_testnet" });
     await create("archived", { name: "onb archived", type: "solana" });
+    // A vault in two groups, the second by an approved proposal, and a third group proposed, not approved.
+    const groups = await emulator.control.peek<{ id: string; name: string }>("vault-groups");
+    const groupId = (name: string) => groups.find((g) => g.name === name)!.id;
+    await create("grouped", { name: "onb grouped", type: "evm", vault_group_id: groupId("Treasury") });
+    const grouped = made.get("grouped")!.id;
+    await client.vaults.submitChangeProposal(grouped, {
+      diff: { added_vault_group_ids: [groupId("Default")] },
+    });
+    for (const proposal of await emulator.control.listProposals({ state: "pending", vaultId: grouped }))
+      await emulator.control.approveProposal(proposal.id);
+    groupedIn = [groupId("Treasury"), groupId("Default")].sort();
+    const third = groups.find((g) => !groupedIn.includes(g.id));
+    assert.ok(third, "the emulator has a third vault group");
+    await client.vaults.submitChangeProposal(grouped, { diff: { added_vault_group_ids: [third.id] } });
     await client.vaults.archive(made.get("archived")!.id);
     await client.vaults.addresses.create(made.get("bitcoin_testnet")!.id, {
       name: "Deposits",
@@ -212,6 +235,65 @@ describe("onboarding an existing organization: custody import, pulumi import --f
     assert.match(report, /other vaults of the organization are outside the filter/);
   }
 
+  /** The team's policy config of a project, before the import adds to it. */
+  async function teamPolicyConfig(dir: string): Promise<string> {
+    const file = path.join(dir, "policy.json");
+    await fs.promises.writeFile(
+      file,
+      JSON.stringify({ "custody-vault-allowed-utxo-chains": { allowedChains: TESTNETS } }, null, 2),
+    );
+    return file;
+  }
+
+  /**
+   * The pull request's review of the onboarded stack, with the pack and the policy config: it plans no change,
+   * and its only violations are what the organization itself has against the team's rule (its UTXO vaults on a
+   * mainnet), by resource; nothing the import caused (no vault group, its own adoptions).
+   */
+  async function assertReviewShowsOnlyTheOrganization(
+    stack: Stack,
+    policyConfig: string,
+    vaults: Map<string, { id?: unknown; inputs?: Record<string, unknown> }>,
+  ): Promise<void> {
+    const out = path.join(path.dirname(policyConfig), "review.md");
+    const pack = path.join(project.dir, "node_modules", "@pulumi-custody", "policy");
+    const args = ["review", "--stack", stack.name, "--out", out, "--"];
+    let code = 0;
+    try {
+      await custody(stack, [...args, "--policy-pack", pack, "--policy-pack-config", policyConfig]);
+    } catch (err) {
+      code = (err as { code?: number }).code ?? -1;
+    }
+    const markdown = await fs.promises.readFile(out, "utf8");
+    const violations = markdown
+      .split("\n")
+      .flatMap((line) => {
+        const m = /^- \*\*(\w+)\*\* `([^`]+)`.*?, resource `([^`]+)`/.exec(line);
+        return m ? [`${m[1]} ${m[2]} ${m[3]}`] : [];
+      })
+      .sort();
+    const onMainnet = [...vaults.entries()]
+      .filter(([, r]) => {
+        const vault = expected.get(String(r.id));
+        const chain = (vault as { chain?: { unique_id?: string } } | undefined)?.chain?.unique_id;
+        return vault?.type === "utxo" && chain !== undefined && !TESTNETS.includes(chain as never);
+      })
+      .map(([name]) => `mandatory custody-vault-allowed-utxo-chains ${name}`)
+      .sort();
+    assert.ok(onMainnet.length > 0, "the organization has UTXO vaults on a mainnet");
+    assert.deepEqual(violations, onMainnet, markdown);
+    assert.match(markdown, /the preview planned no vault or address change\./, markdown);
+    assert.match(
+      markdown,
+      /Policy pack `pulumi-custody@[^`]+` ran: \d+ mandatory violation\(s\)\./,
+      markdown,
+    );
+    assert.equal(code, 3, "mandatory violations: the change cannot be applied as it is");
+    // The vault in two groups declares both, and not the group only proposed.
+    const grouped = [...vaults.values()].find((r) => r.id === made.get("grouped")!.id);
+    assert.deepEqual([...((grouped?.inputs?.vaultGroupIds as string[] | undefined) ?? [])].sort(), groupedIn);
+  }
+
   const languages = [
     {
       language: "typescript",
@@ -283,6 +365,7 @@ describe("onboarding an existing organization: custody import, pulumi import --f
       const stack = await newStack(dir, lang.language);
       const importFile = path.join(dir, "custody-import.json");
       const program = path.join(dir, lang.program);
+      const policyConfig = await teamPolicyConfig(dir);
 
       const { stdout, stderr } = await custody(stack, [
         "import",
@@ -295,6 +378,8 @@ describe("onboarding an existing organization: custody import, pulumi import --f
         program,
         "--import-file",
         importFile,
+        "--policy-config",
+        policyConfig,
       ]);
 
       const file = JSON.parse(await fs.promises.readFile(importFile, "utf8")) as ImportFile;
@@ -317,6 +402,16 @@ describe("onboarding an existing organization: custody import, pulumi import --f
       assert.equal((await stateResources(stack, ADDRESS)).size, expectedAddresses.size);
       await stack.preview({ expectNoChanges: true });
       await stack.preview({ refresh: true, expectNoChanges: true });
+      // Safe and exchange vaults can only be adopted: their names are on the adopt allow-list now.
+      const adopted = [...expected.values()].filter((v) => v.type === "safe" || v.type === "exchange");
+      assert.ok(adopted.length > 0);
+      const config = JSON.parse(await fs.promises.readFile(policyConfig, "utf8"));
+      assert.deepEqual(config["custody-vault-allowed-utxo-chains"], { allowedChains: TESTNETS }, "kept");
+      assert.deepEqual(
+        [...config["custody-vault-adopt-allow-list"].allowedNames].sort(),
+        adopted.map((v) => v.name).sort(),
+      );
+      await assertReviewShowsOnlyTheOrganization(stack, policyConfig, vaults);
     });
   }
 
@@ -365,6 +460,7 @@ describe("onboarding an existing organization: custody import, pulumi import --f
       "name: onboard-dynamic\nruntime: nodejs\nmain: index.ts\n",
     );
     const stack = await newStack(dir, "dynamic");
+    const policyConfig = await teamPolicyConfig(dir);
     const { stdout } = await custody(stack, [
       "import",
       "--provider",
@@ -376,8 +472,16 @@ describe("onboarding an existing organization: custody import, pulumi import --f
       otherRef,
       "--out",
       path.join(dir, "index.ts"),
+      "--policy-config",
+      policyConfig,
     ]);
     assert.match(stdout, /adopted by its exact name/);
+    const config = JSON.parse(await fs.promises.readFile(policyConfig, "utf8"));
+    assert.deepEqual(
+      [...config["custody-vault-adopt-allow-list"].allowedNames].sort(),
+      [...expected.values()].map((v) => v.name).sort(),
+      "every vault the program adopts, by name",
+    );
 
     await emulator.control.clearRequests();
     const up = await stack.up();
@@ -400,6 +504,7 @@ describe("onboarding an existing organization: custody import, pulumi import --f
     );
     await stack.preview({ expectNoChanges: true });
     await stack.preview({ refresh: true, expectNoChanges: true });
+    await assertReviewShowsOnlyTheOrganization(stack, policyConfig, vaults);
   });
 });
 
