@@ -456,7 +456,8 @@ export async function runSplitImport(
       [
         `name: ${project}-${f.group.folder}`,
         `runtime: ${RUNTIME_OF[options.language]}`,
-        `description: custody vaults of the group ${f.group.folder} (split by ${splitRuleText(rule).replace(/[^\x20-\x7e]/g, "?")})`,
+        // Quoted: a pattern's `: ` or ` #` would end a plain YAML scalar (a JSON string is a YAML one).
+        `description: ${JSON.stringify(`custody vaults of the group ${f.group.folder} (split by ${splitRuleText(rule)})`)}`,
         "",
       ].join("\n"),
     );

@@ -311,7 +311,7 @@ describe("custody import --split-by: the command (dynamic provider, no engine)",
       const groupDir = path.join(dir, "groups", group);
       assert.equal(
         await fs.promises.readFile(path.join(groupDir, "Pulumi.yaml"), "utf8"),
-        `name: acme-${group}\nruntime: nodejs\ndescription: custody vaults of the group ${group} (split by type)\n`,
+        `name: acme-${group}\nruntime: nodejs\ndescription: "custody vaults of the group ${group} (split by type)"\n`,
       );
       const program = await fs.promises.readFile(path.join(groupDir, "index.ts"), "utf8");
       for (const [, type] of program.matchAll(/type: "(\w+)"/g)) assert.equal(type, group);
