@@ -33,8 +33,8 @@ export const SPLIT_USAGE = [
   "                        (utxo chain; other vaults by type), name-prefix:SEP (the name up to the first SEP)",
   "                        or name-pattern:RE (what RE's one capture group matches); vaults without a key",
   `                        go to the group "other". Needs --into`,
-  "  --into DIR            with --split-by: write DIR/<group>/ per group (Pulumi.yaml, the program, the import",
-  "                        file, custody-split.json); DIR must exist",
+  "  --into DIR            with --split-by: write DIR/<group>/ per group (made if missing: Pulumi.yaml, the",
+  "                        program, the import file, custody-split.json); DIR must exist",
   "  --project NAME        with --split-by: the groups' projects are NAME-<group> (default: the name of the",
   "                        project's Pulumi.yaml, else custody)",
 ];
