@@ -28,6 +28,8 @@ export interface ImportFilter {
   readonly chains?: readonly string[];
   /** Only vaults in these states (`active` by default). */
   readonly states: readonly string[];
+  /** Only the vaults of a group of a split (split.ts: the record in a group's project). */
+  readonly group?: { readonly describe: string; test(vault: FilterSubject): boolean };
 }
 
 /** The flags of a filter, for a command's flag spec. */
@@ -38,6 +40,7 @@ export const FILTER_FLAGS = {
   chain: "strings",
   state: "strings",
   "with-addresses": "boolean",
+  "ignore-split": "boolean",
 } as const;
 
 /** The usage lines of the filter flags. */
@@ -49,6 +52,7 @@ export const FILTER_USAGE = [
   "  --state S             only vaults in state S: active (default), pending, archived; an archived vault",
   "                        is declared `archived: true` and stays archived",
   "  --with-addresses      also the addresses of the utxo vaults taken (and of those a stack manages)",
+  "  --ignore-split        do not keep to the group that a custody-split.json in the project records",
 ];
 
 /** The values of a list flag, each `--flag a,b` split at its commas. */
@@ -122,6 +126,7 @@ export function passesFilter(vault: FilterSubject, filter: ImportFilter): boolea
   if (filter.namePattern && !filter.namePattern.test(vault.name)) return false;
   if (filter.types && !filter.types.includes(vault.type)) return false;
   if (filter.chains && (vault.chain === undefined || !filter.chains.includes(vault.chain))) return false;
+  if (filter.group && !filter.group.test(vault)) return false;
   return filter.states.includes(vault.state);
 }
 
@@ -134,5 +139,6 @@ export function describeFilter(filter: ImportFilter): string {
   if (filter.types) parts.push(`type ${filter.types.join(" or ")}`);
   if (filter.chains) parts.push(`chain ${filter.chains.join(" or ")}`);
   parts.push(`state ${filter.states.join(" or ")}`);
+  if (filter.group) parts.push(filter.group.describe);
   return parts.join(", ");
 }

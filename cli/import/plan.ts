@@ -11,6 +11,7 @@ import type { CommandIo, ParsedArgs } from "../command";
 import { escapeControls, shownPath } from "../shown";
 import { describeFilter, filterFromArgs, type ImportFilter } from "./filter";
 import { type ImportProvider, type LeftOut, type Selection, selectForImport } from "./select";
+import { withSplitGroup } from "./split";
 import {
   exportStack,
   holdingsOf,
@@ -103,8 +104,14 @@ export async function planImport(
   command: string,
   provider: ImportProvider = "plugin",
 ): Promise<Plan> {
-  const filter = filterFromArgs(args, { types: VAULT_TYPES, chains: UTXO_CHAIN_IDS });
   const cwd = projectDirOf(args, io);
+  // In a group's project of a split, only that group (split.ts).
+  const filter = withSplitGroup(
+    filterFromArgs(args, { types: VAULT_TYPES, chains: UTXO_CHAIN_IDS }),
+    args,
+    cwd,
+    io.cwd,
+  );
   const run: PulumiRun = { cwd, env: io.env };
   const stackName = args.flags.stack as string | undefined;
   const excluded = (args.flags["exclude-stack"] as string[] | undefined) ?? [];
