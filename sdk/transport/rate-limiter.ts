@@ -17,7 +17,8 @@
  * draw on it at once. The headers are the truth they share: when what is left falls by more than this client
  * sent, others use the same window, and this client's share is the part of the window's use that was its own
  * (its requests since the window began ÷ the window's count, weighted with its share of the window before, so
- * that the first answers of a window do not swing it). Each client spending only its share of what is left,
+ * that the first answers of a window do not swing it). Each client spending only its share of what is left
+ * (less a margin of 5 % of the limit, against answers that reach it late),
  * the clients together stay inside the quota instead of each spending all of it near a window's end; alone,
  * the share is 1. At the default settings, when others show in the headers (or the first answer came while more
  * requests were in flight), in-flight requests grow by one per two answers until the first window ends, so
@@ -43,6 +44,8 @@ const SAME_WINDOW_TOLERANCE_MS = 2_000;
  * fraction of the limit: the share learned over a whole window steadies the first answers of the next.
  */
 const PRIOR_SHARE_WEIGHT = 0.25;
+/** Part of the limit that clients sharing a quota leave unspent in each window, against late answers. */
+const SHARED_MARGIN = 0.05;
 
 /** Tuning of {@link RateLimiter}. */
 export interface RateLimiterOptions {
@@ -315,9 +318,12 @@ export class RateLimiter {
   /** What this client may still send in the current window: its share of what is left, less its requests in flight. */
   #budget(remaining: number): number {
     if (this.#share >= 1 || remaining < 1) return remaining - this.#inFlight;
+    // With others, a margin of the window stays unspent: their answers reach each client late, by more on a
+    // loaded machine, and what each believes is left is that much too high.
+    const margin = Math.ceil(SHARED_MARGIN * (this.#quota?.limit ?? 0));
     // At least one request a window, so that a client whose share rounds to nothing still learns it again.
     const sentInWindow = this.#tickets >= this.#windowFirstTicket;
-    const share = Math.floor(this.#share * remaining);
+    const share = Math.floor(this.#share * Math.max(0, remaining - margin));
     return (sentInWindow ? share : Math.max(1, share)) - this.#inFlight;
   }
 
