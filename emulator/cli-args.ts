@@ -25,7 +25,8 @@ Options:
   --latency-ms <ms>        latency added to every /api/v1 response (default 0)
   --fault-rate <p>         probability in [0,1] of a random fault per request (default 0)
   --fault-seed <seed>      seed of the fault sequence (default 0)
-  --rate-limit <n>         requests per 60 s per token, 0 = unlimited (default 0)
+  --rate-limit <n>         requests per window per token, 0 = unlimited (default 0)
+  --rate-limit-window <s>  length of a rate-limit window in seconds, 1 to 86400 (default 60)
   --progression <mode>     transaction progression: immediate|manual|clock (default immediate)
   --data-seed <seed>       seed of new record ids (default custody-emulator)
   --access-token <token>   the API user's bearer token, instead of a generated one; with --state-file
@@ -119,6 +120,7 @@ export function parseCliArgs(
         "fault-rate": { type: "string" },
         "fault-seed": { type: "string" },
         "rate-limit": { type: "string" },
+        "rate-limit-window": { type: "string" },
         progression: { type: "string" },
         "data-seed": { type: "string" },
         "access-token": { type: "string" },
@@ -174,6 +176,8 @@ export function parseCliArgs(
   if (s("fault-seed") !== undefined) options.faultSeed = s("fault-seed");
   if (s("rate-limit") !== undefined)
     options.rateLimit = int("rate-limit", s("rate-limit")!, 0, 1_000_000_000);
+  if (s("rate-limit-window") !== undefined)
+    options.rateLimitWindowSeconds = int("rate-limit-window", s("rate-limit-window")!, 1, 86_400);
   if (s("progression") !== undefined) {
     const mode = s("progression");
     if (mode !== "immediate" && mode !== "manual" && mode !== "clock") {

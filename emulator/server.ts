@@ -324,7 +324,7 @@ export function buildServer(ctx: EmulatorContext, opts: ServerOptions): FastifyI
           429,
           {
             title: "Too many requests",
-            detail: `Rate limit of ${verdict.limit} requests per 60 s exceeded; retry in ${verdict.retryAfterSeconds} s`,
+            detail: `Rate limit of ${verdict.limit} requests per ${ctx.rateLimiter.windowMs / 1000} s exceeded; retry in ${verdict.retryAfterSeconds} s`,
           },
           { "retry-after": String(verdict.retryAfterSeconds) },
         ),

@@ -10,7 +10,7 @@ import { EmulatorControlClient } from "./control/client";
 import { type CredentialOptions, makeCredentials } from "./credentials";
 import { ExportStore } from "./exports";
 import { FaultInjector } from "./faults";
-import { FixedWindowRateLimiter } from "./rate-limiter";
+import { FixedWindowRateLimiter, MAX_RATE_LIMIT_WINDOW_SECONDS } from "./rate-limiter";
 import { RequestLog } from "./request-log";
 import { API_USER_ID, baseState, VIEWER_USER_ID } from "./seed/base-state";
 import { applyDefaultSeed } from "./seed/default-seed";
@@ -45,8 +45,13 @@ export interface EmulatorOptions {
   faultRate?: number;
   /** Seed of the fault sequence; default 0. */
   faultSeed?: string | number;
-  /** Requests per 60 s per token; default 0 (unlimited). */
+  /** Requests per window (60 s unless `rateLimitWindowSeconds` says otherwise) per token; default 0 (unlimited). */
   rateLimit?: number;
+  /**
+   * Length of a rate-limit window, whole seconds from 1 to 86,400; default 60, the service's. The headers
+   * announce it (`x-ratelimit-limit: <n>, <n>;w=<seconds>`); a short one lets a test cross many windows.
+   */
+  rateLimitWindowSeconds?: number;
   /** Fixed tokens and keys; anything left out is generated per start (or read from the state file). */
   credentials?: CredentialOptions;
   /** Seed of new record ids: the same seed and the same requests give the same ids. */
@@ -231,7 +236,21 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     rate: options.faultRate ?? 0,
     latencyMs: options.latencyMs ?? 0,
   });
-  const rateLimiter = new FixedWindowRateLimiter(options.rateLimit ?? 0, () => clock.now());
+  const windowSeconds = options.rateLimitWindowSeconds ?? 60;
+  if (
+    !Number.isInteger(windowSeconds) ||
+    windowSeconds < 1 ||
+    windowSeconds > MAX_RATE_LIMIT_WINDOW_SECONDS
+  ) {
+    throw new RangeError(
+      `rateLimitWindowSeconds must be a whole number of seconds from 1 to ${MAX_RATE_LIMIT_WINDOW_SECONDS} (got ${windowSeconds})`,
+    );
+  }
+  const rateLimiter = new FixedWindowRateLimiter(
+    options.rateLimit ?? 0,
+    () => clock.now(),
+    windowSeconds * 1000,
+  );
   const requestLog = new RequestLog(options.requestLogSize ?? 1000);
   const webhooks = new WebhookDispatcher(
     new WebhookSigner(credentials.webhookPrivateKeyPem),

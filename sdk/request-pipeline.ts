@@ -277,8 +277,10 @@ export class RequestPipeline {
       let sentAt = queuedAt;
       // Whether the limiter let this attempt go: it is then told of the answer, or that none came.
       let admitted = false;
+      // The limiter's number for this attempt: its answer says which requests were counted before it.
+      let ticket: number | undefined;
       try {
-        await this.#o.limiter?.acquire(signal);
+        ticket = await this.#o.limiter?.acquire(signal);
         admitted = true;
         sentAt = this.#o.now();
         const headers = { ...baseHeaders };
@@ -310,7 +312,7 @@ export class RequestPipeline {
       }
 
       // The service's quota headers (x-ratelimit-*) plan the next requests.
-      this.#o.limiter?.settle(res.headers);
+      this.#o.limiter?.settle(res.headers, ticket);
       if (res.status === 429 && this.#o.limiter) {
         // Spent: every caller waits, whether or not this call is retried (a create is not).
         const asked = serverRequestedDelayMs(429, res.headers, this.#o.now());

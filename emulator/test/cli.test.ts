@@ -88,6 +88,7 @@ describe("emulator: CLI", function () {
       [["--latency-ms=-5"], /--latency-ms must be between 0/],
       [["--latency-ms", "-5"], /--latency-ms/],
       [["--rate-limit", "1.5"], /--rate-limit must be an integer/],
+      [["--rate-limit-window", "0"], /--rate-limit-window must be between 1 and 86400/],
       [["--progression", "slow"], /--progression must be immediate, manual or clock/],
       [["--public-url", "localhost:8787"], /--public-url must be an http or https URL/],
       [["--public-url", "http://x.example/?a=1"], /--public-url must have no query/],
@@ -233,11 +234,12 @@ describe("emulator: CLI", function () {
     assert.equal(run.stdout, "");
   });
 
-  it("applies --seed empty and --rate-limit", async () => {
-    const p = await start(["--seed", "empty", "--rate-limit", "2"]);
+  it("applies --seed empty, --rate-limit and --rate-limit-window", async () => {
+    const p = await start(["--seed", "empty", "--rate-limit", "2", "--rate-limit-window", "5"]);
     const first = await rawCall(p.info.baseUrl, "GET", "/api/v1/vaults", { token: p.info.accessToken });
     assert.equal(first.body.total, 0);
-    assert.equal(first.headers["x-ratelimit-limit"], "2, 2;w=60");
+    assert.equal(first.headers["x-ratelimit-limit"], "2, 2;w=5");
+    assert.ok(Number(first.headers["x-ratelimit-reset"]) <= 5, "the reset falls within the 5 s window");
     await rawCall(p.info.baseUrl, "GET", "/api/v1/vaults", { token: p.info.accessToken });
     const third = await rawCall(p.info.baseUrl, "GET", "/api/v1/vaults", { token: p.info.accessToken });
     assert.equal(third.status, 429);

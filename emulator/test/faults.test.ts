@@ -2,6 +2,7 @@
 // fault kind, "fault after commit", and the 429 with Retry-After.
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
+import { startEmulator } from "@pulumi-custody/emulator";
 import { assertError, type Harness, type Loose, startHarness, uniqueName } from "@pulumi-custody/testing";
 
 describe("emulator: faults and rate limiting", () => {
@@ -185,6 +186,29 @@ describe("emulator: faults and rate limiting", () => {
       assert.equal((await h.emulator.control.getRateLimit()).limit, 3, "the control API is not limited");
       await h.emulator.control.advanceClock(60_000);
       assert.equal((await h.api("GET", "/api/v1/blockchains")).status, 200);
+    });
+
+    it("a shorter window (rateLimitWindowSeconds) keeps the header semantics and restarts the count", async () => {
+      const short = await startHarness({ rateLimit: 2, rateLimitWindowSeconds: 3 });
+      try {
+        const first = await short.api("GET", "/api/v1/blockchains");
+        assert.equal(first.headers["x-ratelimit-limit"], "2, 2;w=3");
+        assert.equal(first.headers["x-ratelimit-remaining"], "1");
+        assert.ok(Number(first.headers["x-ratelimit-reset"]) <= 3, "the reset falls within the window");
+        assert.equal((await short.api("GET", "/api/v1/blockchains")).status, 200);
+        const limited = await short.api("GET", "/api/v1/blockchains");
+        assertError(limited, 429, { title: "Too many requests" });
+        assert.match(limited.body.detail, /2 requests per 3 s/);
+        assert.ok(Number(limited.headers["retry-after"]) <= 3);
+        await short.emulator.control.advanceClock(3_000);
+        assert.equal((await short.api("GET", "/api/v1/blockchains")).status, 200, "a new window");
+      } finally {
+        await short.close();
+      }
+      await assert.rejects(
+        startEmulator({ rateLimitWindowSeconds: 0.5 }),
+        /rateLimitWindowSeconds must be a whole number/,
+      );
     });
   });
 });

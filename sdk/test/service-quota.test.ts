@@ -148,6 +148,34 @@ describe("sdk rate limiter: the service's quota", () => {
     assert.deepEqual(time.sleeps, [60_000], "the new window still has room");
   });
 
+  it("infers others on the same quota from the headers, takes its share, and has the whole window again once alone", async () => {
+    const time = new FakeTime();
+    const make = () =>
+      new RateLimiter({ requestsPerMinute: 180, followServiceQuota: true, now: time.now, sleep: time.sleep });
+    const a = make();
+    const b = make();
+    const service = new FixedWindowService(100, 60_000);
+    const send = async (limiter: RateLimiter) => {
+      const ticket = await limiter.acquire();
+      limiter.settle(service.hit(time.nowMs).headers, ticket);
+    };
+    // Two programs, taking turns: neither knows of the other but through the headers.
+    while (service.perWindow.length < 4) {
+      await send(a);
+      await send(b);
+    }
+    const shared = service.perWindow.length;
+    // Then one alone.
+    while (service.perWindow.length < shared + 5) await send(a);
+    assert.equal(service.refused, 0, `per window: ${service.perWindow}`);
+    assert.ok(
+      service.perWindow.slice(1, shared - 1).every((n) => n >= 90),
+      `together they use most of each window: ${service.perWindow}`,
+    );
+    const alone = service.perWindow.slice(shared, -1);
+    assert.equal(alone.at(-1), 100, `alone, the whole window again within a few windows: ${alone}`);
+  });
+
   it("an explicit requestsPerMinute stays a ceiling below a larger quota", async () => {
     const time = new FakeTime();
     const limiter = new RateLimiter({ requestsPerMinute: 60, burst: 1, now: time.now, sleep: time.sleep });

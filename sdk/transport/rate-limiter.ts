@@ -8,10 +8,21 @@
  *   all of them when the service announces no quota or when `requestsPerMinute` was set explicitly (then it is
  *   a ceiling the client keeps below whatever the service allows);
  * - the service's own quota, once its answers announce one (`x-ratelimit-limit: 300, 300;w=60`,
- *   `x-ratelimit-remaining`, `x-ratelimit-reset` in seconds): the client then sends as many requests as the
- *   current window has left, counting those still in flight, and holds the rest until the window resets. The
- *   service's windows are fixed (the counts restart at each reset), so this uses the whole quota and never
- *   exceeds it: at the default settings the service's limit replaces the bucket's rate.
+ *   `x-ratelimit-remaining`, `x-ratelimit-reset` in seconds): the client then sends its share of what the
+ *   current window has left, counting its requests still in flight, and holds the rest until the window
+ *   resets. The service's windows are fixed (the counts restart at each reset), so a client alone uses the
+ *   whole quota and never exceeds it: at the default settings the service's limit replaces the bucket's rate.
+ *
+ * The quota is per API user, and several programs (parallel stacks, `custody` commands, other machines) may
+ * draw on it at once. The headers are the truth they share: when what is left falls by more than this client
+ * sent, others use the same window, and this client's share is the part of the window's use that was its own
+ * (its requests since the window began ÷ the window's count, weighted with its share of the window before, so
+ * that the first answers of a window do not swing it). Each client spending only its share of what is left
+ * (less a margin of 5 % of the limit, against answers that reach it late),
+ * the clients together stay inside the quota instead of each spending all of it near a window's end; alone,
+ * the share is 1. At the default settings, when others show in the headers (or the first answer came while more
+ * requests were in flight), in-flight requests grow by one per two answers until the first window ends, so
+ * that programs starting together learn their shares before they send much.
  */
 import { parseRateLimitReset } from "./retry-policy";
 import { realSleep, type Sleep } from "./sleep";
@@ -28,6 +39,13 @@ const DEFAULT_WINDOW_MS = 60_000;
  * Further apart, it is another window.
  */
 const SAME_WINDOW_TOLERANCE_MS = 2_000;
+/**
+ * Weight of the share a client had in the window before, against the requests counted in the current one, as a
+ * fraction of the limit: the share learned over a whole window steadies the first answers of the next.
+ */
+const PRIOR_SHARE_WEIGHT = 0.25;
+/** Part of the limit that clients sharing a quota leave unspent in each window, against late answers. */
+const SHARED_MARGIN = 0.05;
 
 /** Tuning of {@link RateLimiter}. */
 export interface RateLimiterOptions {
@@ -109,19 +127,43 @@ export class RateLimiter {
   #tokens: number;
   #updatedAt: number;
   #pausedUntil = 0;
-  #queue: Promise<void> = Promise.resolve();
+  #queue: Promise<unknown> = Promise.resolve();
   #waiting = 0;
 
   // The service's quota, once announced.
   #quota: ServiceQuota | undefined;
-  /** Requests that may still go out in the service's current window, those in flight already counted. */
-  #budget = 0;
+  /** What the service's current window has left, by the lowest count its answers announced. */
+  #remaining = 0;
   /** When the service's current window ends (epoch ms). */
   #resetAt = 0;
   /** Requests sent whose answers have not been seen. */
   #inFlight = 0;
-  /** Requests in flight when the limiter last assumed a new window; each was taken off that window's budget. */
-  #inFlightAtReset = 0;
+  /** Tickets handed out (one per request let go); answers name theirs to say which requests came before them. */
+  #tickets = 0;
+  /** The first ticket counted in the service's current window, as far as the answers tell. */
+  #windowFirstTicket = 1;
+  /** This client's share of the quota: the part of the window's use that was its own (1 when alone). */
+  #share = 1;
+  /** Whether an answer of the current window counted more requests than this client's. */
+  #othersSeen = false;
+  /** The share as the latest answer of the window measured it. */
+  #measuredShare = 1;
+  /** Whether no answer has told of the current window yet (its first answer sets the share afresh). */
+  #windowFresh = true;
+  /** The share at the end of the window before (the weight of the first answers of a window). */
+  #priorShare = 1;
+  /**
+   * Requests that may be in flight at once until the first window ends: one more per two answers, so that programs
+   * starting together see each other in the headers before they have sent much.
+   */
+  #startCap = 1;
+  /** Whether this client's first answer came with others of its requests in flight (its share is unsure). */
+  #startUnsure = false;
+  /** The last request sent before the first answer came. */
+  #startBurstLast = 0;
+  /** Resolves the waiters that wait for an answer (the first one, or one more of the first window). */
+  #onAnswer: (() => void) | undefined;
+  #answerSeen: Promise<void> | undefined;
 
   constructor(options: RateLimiterOptions) {
     if (!(options.requestsPerMinute > 0) || !Number.isFinite(options.requestsPerMinute)) {
@@ -138,10 +180,11 @@ export class RateLimiter {
   }
 
   /**
-   * Resolves when one request may go out (rejects if `signal` aborts while waiting). Every request it lets go
-   * must later be reported with {@link settle} (its answer's headers) or {@link release} (no answer).
+   * Resolves when one request may go out (rejects if `signal` aborts while waiting), with the request's ticket.
+   * Every request it lets go must later be reported with {@link settle} (its answer's headers and its ticket)
+   * or {@link release} (no answer).
    */
-  acquire(signal?: AbortSignal): Promise<void> {
+  acquire(signal?: AbortSignal): Promise<number> {
     this.#waiting += 1;
     const turn = this.#queue.then(() => this.#take(signal));
     // The next waiter queues behind this one whether it succeeds or is aborted.
@@ -153,38 +196,67 @@ export class RateLimiter {
 
   /**
    * Records the answer to a request {@link acquire} let go: its `x-ratelimit-*` headers (when present) say how
-   * many requests the service's current window has left and when it resets.
+   * many requests the service's current window has left and when it resets. `ticket` is what `acquire` gave
+   * that request (without it, the answer is taken for the newest request's).
    */
-  settle(headers: Record<string, string>): void {
+  settle(headers: Record<string, string>, ticket?: number): void {
     this.#inFlight = Math.max(0, this.#inFlight - 1);
+    this.#wakeAnswerWaiters();
     const now = this.#now();
     const q = parseQuotaHeaders(headers, now);
     if (q.limit === undefined || q.remaining === undefined || q.resetInMs === undefined) return;
     const windowMs = q.windowMs ?? this.#quota?.windowMs ?? DEFAULT_WINDOW_MS;
     const resetAt = now + q.resetInMs;
     const tolerance = Math.min(SAME_WINDOW_TOLERANCE_MS, windowMs / 4);
-    // Requests still in flight may be counted after this one: they are taken off what it says is left.
-    const left = q.remaining - this.#inFlight;
-    if (!this.#quota || resetAt > this.#resetAt + tolerance) {
-      // The first announcement, or a later window than the one the limiter plans with.
-      this.#budget = left;
+    const own = ticket ?? this.#tickets;
+    const first = !this.#quota;
+    let fresh = first;
+    if (first || resetAt > this.#resetAt + tolerance) {
+      fresh = true;
+      // The first announcement, or a later window than the one the limiter plans with: its count began with
+      // this request at the latest.
+      if (!first) this.#endWindow();
+      this.#remaining = q.remaining;
       this.#resetAt = resetAt;
-      this.#inFlightAtReset = 0;
+      this.#windowFirstTicket = own;
     } else if (resetAt > this.#resetAt - windowMs + tolerance) {
-      // The same window: what is left only shrinks (an answer that arrives late says more than is true now).
-      this.#budget = Math.min(this.#budget, left);
+      // The same window: what is left only shrinks (an answer that arrives late says more than is true now),
+      // and this request was counted in it.
+      this.#remaining = Math.min(this.#remaining, q.remaining);
       this.#resetAt = Math.max(this.#resetAt, resetAt);
-    } else if (this.#inFlightAtReset > 0) {
-      // A late answer from the window that has ended: that request did not count against the new one.
-      this.#inFlightAtReset -= 1;
-      this.#budget += 1;
+      this.#windowFirstTicket = Math.min(this.#windowFirstTicket, own);
+    } else {
+      // A late answer from the window that has ended: it says nothing of the current one.
+      return;
     }
     this.#quota = { limit: q.limit, windowMs };
+    fresh ||= this.#windowFresh;
+    this.#windowFresh = false;
+    // The share: this client's requests counted up to this one, against the window's count so far.
+    const counted = Math.max(1, q.limit - q.remaining);
+    const mine = Math.min(counted, Math.max(1, own - this.#windowFirstTicket + 1));
+    if (first) {
+      this.#priorShare = mine / counted;
+      // Requests sent with this one may meet others' that the service has not counted yet.
+      this.#startUnsure = this.#inFlight > 0;
+      this.#startBurstLast = this.#tickets;
+    }
+    // No window before the first: its share is what its answers measure.
+    const weight = this.#startCap === Number.POSITIVE_INFINITY ? PRIOR_SHARE_WEIGHT * q.limit : 0;
+    const share = Math.min(1, (mine + weight * this.#priorShare) / (counted + weight));
+    // The answers to a burst counted first overstate the share: within a window, it only falls.
+    this.#share = fresh ? share : Math.min(this.#share, share);
+    this.#measuredShare = share;
+    if (counted > mine) this.#othersSeen = true;
+    // Every request of the first burst counted, and none of others among them: this client is alone.
+    if (this.#startUnsure && own >= this.#startBurstLast && !this.#othersSeen) this.#startUnsure = false;
+    if (this.#startCap !== Number.POSITIVE_INFINITY) this.#startCap += 0.5;
   }
 
   /** Records that a request {@link acquire} let go got no answer (a connection failure or an abort). */
   release(): void {
     this.#inFlight = Math.max(0, this.#inFlight - 1);
+    this.#wakeAnswerWaiters();
   }
 
   /**
@@ -221,7 +293,7 @@ export class RateLimiter {
     if (this.#quota) {
       const { limit, windowMs } = this.#quota;
       const windowEnded = now >= this.#resetAt;
-      const budget = windowEnded ? limit - this.#inFlight : this.#budget;
+      const budget = this.#budget(windowEnded ? limit : this.#remaining);
       const beyond = waiting - Math.max(0, budget);
       if (beyond > 0) {
         const untilReset = windowEnded ? windowMs : this.#resetAt - now;
@@ -243,8 +315,60 @@ export class RateLimiter {
     return !(this.followServiceQuota && this.#quota);
   }
 
-  async #take(signal?: AbortSignal): Promise<void> {
-    // Each pass either lets the request go or sleeps exactly until what holds it is due, so it terminates.
+  /** What this client may still send in the current window: its share of what is left, less its requests in flight. */
+  #budget(remaining: number): number {
+    if (this.#share >= 1 || remaining < 1) return remaining - this.#inFlight;
+    // With others, a margin of the window stays unspent: their answers reach each client late, by more on a
+    // loaded machine, and what each believes is left is that much too high.
+    const margin = Math.ceil(SHARED_MARGIN * (this.#quota?.limit ?? 0));
+    // At least one request a window, so that a client whose share rounds to nothing still learns it again.
+    const sentInWindow = this.#tickets >= this.#windowFirstTicket;
+    const share = Math.floor(this.#share * Math.max(0, remaining - margin));
+    return (sentInWindow ? share : Math.max(1, share)) - this.#inFlight;
+  }
+
+  /** The window has ended: its share steadies the next window's first answers; in-flight growth is free. */
+  #endWindow(): void {
+    // The window's last measure counted the most: it, not the lowest, carries to the next window, so a share
+    // climbs back when the others are done: after a window in which no answer showed others, it doubles (a
+    // window's few answers, counted before the others', may miss them).
+    this.#priorShare = this.#othersSeen ? this.#measuredShare : Math.min(1, 2 * this.#measuredShare);
+    this.#othersSeen = false;
+    this.#startCap = Number.POSITIVE_INFINITY;
+  }
+
+  #wakeAnswerWaiters(): void {
+    const wake = this.#onAnswer;
+    this.#onAnswer = undefined;
+    this.#answerSeen = undefined;
+    wake?.();
+  }
+
+  /** Resolves at the next answer (or request with none), rejects if `signal` aborts first. */
+  #nextAnswer(signal?: AbortSignal): Promise<void> {
+    if (!this.#answerSeen) {
+      this.#answerSeen = new Promise<void>((resolve) => {
+        this.#onAnswer = resolve;
+      });
+    }
+    const seen = this.#answerSeen;
+    if (!signal) return seen;
+    return new Promise<void>((resolve, reject) => {
+      if (signal.aborted) {
+        reject(signal.reason);
+        return;
+      }
+      const onAbort = () => reject(signal.reason);
+      signal.addEventListener("abort", onAbort, { once: true });
+      void seen.then(() => {
+        signal.removeEventListener("abort", onAbort);
+        resolve();
+      });
+    });
+  }
+
+  async #take(signal?: AbortSignal): Promise<number> {
+    // Each pass either lets the request go or waits exactly until what holds it is due, so it terminates.
     for (;;) {
       if (signal?.aborted) throw signal.reason;
       const now = this.#now();
@@ -252,15 +376,26 @@ export class RateLimiter {
         await this.#sleep(this.#pausedUntil - now, signal);
         continue;
       }
+      // At the default settings, once others show in the headers (or the first answer came while more requests
+      // were in flight), in-flight requests grow by one per two answers until the first window ends, so programs
+      // starting together learn their shares before they send much.
+      if (this.followServiceQuota && this.#inFlight > 0) {
+        if (this.#quota && (this.#share < 1 || this.#startUnsure) && this.#inFlight >= this.#startCap) {
+          await this.#nextAnswer(signal);
+          continue;
+        }
+      }
       let waitMs = 0;
       if (this.#quota) {
         if (now >= this.#resetAt) {
           // The window has reset: a fresh quota, less what is still in flight. Answers correct the reset time.
-          this.#budget = this.#quota.limit - this.#inFlight;
-          this.#inFlightAtReset = this.#inFlight;
+          this.#endWindow();
+          this.#windowFresh = true;
+          this.#remaining = this.#quota.limit;
+          this.#windowFirstTicket = this.#tickets + 1;
           this.#resetAt = now + this.#quota.windowMs;
         }
-        if (this.#budget < 1) waitMs = this.#resetAt - now;
+        if (this.#budget(this.#remaining) < 1) waitMs = this.#resetAt - now;
       }
       if (this.#bucketApplies()) {
         this.#refill();
@@ -271,9 +406,9 @@ export class RateLimiter {
         continue;
       }
       if (this.#bucketApplies()) this.#tokens -= 1;
-      if (this.#quota) this.#budget -= 1;
       this.#inFlight += 1;
-      return;
+      this.#tickets += 1;
+      return this.#tickets;
     }
   }
 
