@@ -405,6 +405,7 @@ describe("custody import: the command", () => {
         "#!/usr/bin/env node",
         'if (process.argv[2] !== "import") process.exit(0);',
         "const t = Buffer.from(process.env.CUSTODY_ACCESS_TOKEN);",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the text of the stand-in's script
         'process.stderr.write(`error: 401: Bearer ${t.toString("base64")} (${t.toString("hex")})\\n`);',
         "process.exit(1);",
       ].join("\n"),
