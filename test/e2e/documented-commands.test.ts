@@ -435,9 +435,14 @@ describe("every shell command of the shipped docs runs (release tarballs, real e
         // examples/in-repo.sh writes the stack's config next to the compiled example; keep a developer's own.
         const config = repoPath("dist", "examples", "quickstart", "Pulumi.dev.yaml");
         const kept = fs.existsSync(config) ? await fs.promises.readFile(config) : undefined;
+        // ... and installs pulumi-custody there on first use; the build's own tests want dist without it.
+        const installed = ["node_modules", "packages", "package.json", "package-lock.json", "Pulumi.yaml"]
+          .map((name) => repoPath("dist", "examples", "quickstart", name))
+          .filter((file) => !fs.existsSync(file));
         restore.push(async () => {
           if (kept) await fs.promises.writeFile(config, kept);
           else await fs.promises.rm(config, { force: true });
+          for (const file of installed) await fs.promises.rm(file, { recursive: true, force: true });
         });
       } else if (session.workDir === "scratch") {
         cwd = path.join(scratch, "project");
