@@ -83,8 +83,19 @@ const BLOCKS: Record<string, BlockRun> = {
   "docs/policy.md#0": {},
   "docs/policy.md#1": {},
   "docs/provider.md#0": {},
-  "docs/provider.md#2": {},
   "docs/provider.md#3": {},
+  "docs/provider.md#4": {},
+  "docs/provider.md#1": {
+    substitute: [["https://custody.example.com", "$EMULATOR_BASE_URL"]],
+  },
+  "cli/README.md#2": {},
+  "docs/scaling.md#0": {
+    // The stacks a pipeline passes on the command line; the script's own `exit` would end the session's.
+    substitute: [
+      ['stacks=("$@")', "stacks=(prod)"],
+      ['exit "$status"', '(exit "$status")'],
+    ],
+  },
   "examples/README.md#0": {
     // The state goes to the scratch directory, not into the checkout (a developer's own stack "dev" may be there).
     substitute: [
@@ -127,7 +138,7 @@ const BLOCKS: Record<string, BlockRun> = {
 const NOT_RUN: Record<string, string> = {
   "README.md#0":
     "`npm run demo` and `npm test` are CI's entry point: .ci/run runs both (asserted below); running them here would run this suite inside itself",
-  "docs/provider.md#1":
+  "docs/provider.md#2":
     "needs an `up` killed while creating vaults: test/e2e/interrupted-up.test.ts makes one and runs `pulumi cancel --yes`, `custody recover` and `pulumi up`",
 };
 
@@ -178,10 +189,12 @@ const SESSIONS: Session[] = [
         setup: "pulumi stack rename prod && cp policy/production.json policy/prod.json && rm review.md",
         why: "docs/provider.md's GitOps flow names the stack `prod`, with policy/prod.json",
       },
-      { doc: "docs/provider.md#2" },
-      { setup: "grep -q 'no violations' review.md", why: "the review ran the pack" },
       { doc: "docs/provider.md#3" },
+      { setup: "grep -q 'no violations' review.md", why: "the review ran the pack" },
+      { doc: "docs/provider.md#4" },
       { setup: `grep -q '"status": *"clean"' drift.json`, why: "no drift" },
+      { doc: "docs/scaling.md#0" },
+      { setup: "grep -q 'Resources:' up-prod.log", why: "the script applied the stack" },
     ],
   },
   {
@@ -218,8 +231,8 @@ const SESSIONS: Session[] = [
       { setup: "grep -q ops-payments Main.yaml", why: "the program declares them" },
       {
         setup:
-          'cd .. && mkdir yaml2 && cd yaml2 && printf "name: ops2\\nruntime: yaml\\n" > Pulumi.yaml && pulumi stack init ops2 && pulumi config set custody:baseUrl "$EMULATOR_BASE_URL" && pulumi config set --secret custody:accessToken "$EMULATOR_ACCESS_TOKEN"',
-        why: "docs/provider.md: the same, in a stack of its own",
+          'cd .. && mkdir yaml2 && cd yaml2 && printf "name: ops2\\nruntime: yaml\\n" > Pulumi.yaml && pulumi stack init ops2 && pulumi config set custody:baseUrl "$EMULATOR_BASE_URL" && pulumi config set --secret custody:accessToken "$EMULATOR_ACCESS_TOKEN" && mkdir policy',
+        why: "docs/provider.md: the same, in a stack of its own, which keeps its policy config in policy/",
       },
       { doc: "docs/provider.md#0" },
       {
@@ -229,6 +242,23 @@ const SESSIONS: Session[] = [
       },
       { doc: "plugin/README.md#1" },
       { setup: "grep -q ops-payments index.ts", why: "custody import wrote the program" },
+      {
+        setup:
+          '__create_vault "eu-ledger" evm && __create_vault "us-ledger" evm && cd .. && mkdir split1 && cd split1 && printf "name: split1\\nruntime: yaml\\n" > Pulumi.yaml && pulumi stack init split1 && pulumi config set custody:baseUrl "$EMULATOR_BASE_URL" && pulumi config set --secret custody:accessToken "$EMULATOR_ACCESS_TOKEN"',
+        why: "cli/README.md's split: vaults of two regions, from a project of its own",
+      },
+      { doc: "cli/README.md#2" },
+      {
+        setup: "test -f groups/eu/custody-import.json && test -f groups/us/Pulumi.yaml",
+        why: "one project per group",
+      },
+      {
+        setup:
+          'cd .. && mkdir split2 && cd split2 && printf "name: split2\\nruntime: yaml\\n" > Pulumi.yaml && pulumi stack init split2 && pulumi config set custody:baseUrl "$EMULATOR_BASE_URL" && pulumi config set --secret custody:accessToken "$EMULATOR_ACCESS_TOKEN" && export CUSTODY_ACCESS_TOKEN="$EMULATOR_ACCESS_TOKEN"',
+        why: "docs/provider.md's split, from a project of its own; its $CUSTODY_ACCESS_TOKEN is the user's token",
+      },
+      { doc: "docs/provider.md#1" },
+      { setup: "grep -q eu-ledger Main.yaml", why: "the eu group's program declares its vault" },
     ],
   },
   {
