@@ -250,7 +250,12 @@ describe("custody provider plugin (real engine, emulator)", () => {
     const adopted = (await stateResources(stack, VAULT)).get("adopted");
     assert.equal(adopted?.id, made.id);
     assert.equal(adopted?.outputs?.acquisition, "adopted");
-    assert.deepEqual(adopted?.inputs, { name: NAMES.outOfBand, type: "evm" });
+    // The import declares the vault's approved vault groups, as the service reports them (docs/provider.md).
+    const live = await emulator.client.vaults.get(made.id);
+    const groups =
+      live.vault_groups?.map((group) => group.id) ?? (live.vault_group ? [live.vault_group.id] : []);
+    assert.ok(groups.length > 0, "the service put the new vault in a group");
+    assert.deepEqual(adopted?.inputs, { name: NAMES.outOfBand, type: "evm", vaultGroupIds: groups });
 
     await declare(
       stack,

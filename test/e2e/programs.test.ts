@@ -163,7 +163,10 @@ describe("programs users run first (real engine, emulator)", () => {
 
       assert.match(stdout, /drift detected/);
       assert.match(stdout, /\| `name` \| `"Payments \(production\)"` \| `"renamed in the console"` \|/);
-      assert.match(stdout, /🛑 \*\*The drift check could not run\*\*: .*refused the access token/);
+      assert.match(
+        stdout,
+        /🛑 \*\*The drift check could not run\*\*: authentication refused by the custody API .*\(401\)/,
+      );
       assert.match(stdout, /token rotation: nothing to change in the state, the new secrets just work/);
       assert.match(stdout, /run-local: every workflow step behaved as in CI/);
     });

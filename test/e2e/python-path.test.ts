@@ -220,13 +220,18 @@ describe("Python program through the generated SDK and the plugin (real engine, 
     // The CLI prints the code to add (the language host's GenerateProgram); the example takes it as config.
     assert.match(
       stdout,
-      /custody\.Vault\("imported",\s*name="py made out of band, imported",\s*type=custody\.VaultType\.EVM\)/,
+      /custody\.Vault\("imported",\s*name="py made out of band, imported",\s*type=custody\.VaultType\.EVM,\s*vault_group_ids=\["[0-9a-f-]{36}"\]\)/,
     );
 
     const imported = (await stateResources(stack, VAULT)).get("imported");
     assert.equal(imported?.id, made.id);
     assert.equal(imported?.outputs?.acquisition, "adopted");
-    assert.deepEqual(imported?.inputs, { name: NAMES.imported, type: "evm" });
+    // The import declares the vault's approved vault groups, as the service reports them (docs/provider.md).
+    const live = await emulator.client.vaults.get(made.id);
+    const groups =
+      live.vault_groups?.map((group) => group.id) ?? (live.vault_group ? [live.vault_group.id] : []);
+    assert.ok(groups.length > 0, "the service put the new vault in a group");
+    assert.deepEqual(imported?.inputs, { name: NAMES.imported, type: "evm", vaultGroupIds: groups });
 
     await declare(NAMES.renamed, {
       cold: { name: NAMES.cold, type: "utxo", chain: "bitcoin_testnet" },
@@ -252,7 +257,7 @@ describe("Python program through the generated SDK and the plugin (real engine, 
     assert.match(code, /^import pulumi_custody as custody$/m);
     assert.match(
       code,
-      /custody\.Vault\("printed",\s*name="py printed code",\s*type=custody\.VaultType\.EVM\)/,
+      /custody\.Vault\("printed",\s*name="py printed code",\s*type=custody\.VaultType\.EVM,\s*vault_group_ids=\["[0-9a-f-]{36}"\]\)/,
     );
   });
 
@@ -489,7 +494,7 @@ describe("JavaScript program through the generated npm SDK and the plugin (real 
     assert.match(code, /^import \* as custody from "@pulumi-custody\/custody";$/m);
     assert.match(
       code,
-      /new custody\.Vault\("printed", \{\s*name: "js printed code",\s*type: custody\.VaultType\.Evm,?\s*\}\);/,
+      /new custody\.Vault\("printed", \{\s*name: "js printed code",\s*type: custody\.VaultType\.Evm,\s*vaultGroupIds: \["[0-9a-f-]{36}"\],?\s*\}\);/,
     );
   });
 });
