@@ -5,25 +5,9 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { PassThrough } from "node:stream";
 import { parseArgs, UsageError } from "../command";
-import { COMMANDS, main } from "../custody";
-
-/** Runs `custody <argv>` in process in `cwd`; its exit code and what it wrote. */
-async function custody(argv: string[], cwd: string, env: NodeJS.ProcessEnv = { PATH: "/nonexistent" }) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = "";
-  let err = "";
-  stdout.on("data", (c: Buffer) => {
-    out += c.toString();
-  });
-  stderr.on("data", (c: Buffer) => {
-    err += c.toString();
-  });
-  const code = await main(argv, { stdout, stderr, stdin: new PassThrough(), env, cwd });
-  return { code, stdout: out, stderr: err };
-}
+import { COMMANDS } from "../custody";
+import { custody } from "./run-custody";
 
 /** The first line: the message, before the usage. */
 const firstLine = (text: string) => text.split("\n")[0] ?? "";

@@ -6,30 +6,13 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { PassThrough } from "node:stream";
 import { type RunningEmulator, startEmulator } from "@pulumi-custody/emulator";
 import { CustodyClient } from "@pulumi-custody/sdk";
 import { declarableImportInputs } from "pulumi-custody/core";
 import { parseArgs } from "../command";
-import { main } from "../custody";
 import { runtimeOf } from "../import/command";
 import { FILTER_FLAGS, filterFromArgs } from "../import/filter";
-
-/** Runs `custody <argv>` in `cwd` with `env`; its exit code and what it wrote. */
-async function custody(argv: string[], cwd: string, env: NodeJS.ProcessEnv) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = "";
-  let err = "";
-  stdout.on("data", (c: Buffer) => {
-    out += c.toString();
-  });
-  stderr.on("data", (c: Buffer) => {
-    err += c.toString();
-  });
-  const code = await main(argv, { stdout, stderr, stdin: new PassThrough(), env, cwd });
-  return { code, stdout: out, stderr: err };
-}
+import { custody } from "./run-custody";
 
 describe("custody import: the command", () => {
   let emulator: RunningEmulator;

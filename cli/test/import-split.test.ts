@@ -6,11 +6,9 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { PassThrough } from "node:stream";
 import { type RunningEmulator, startEmulator } from "@pulumi-custody/emulator";
 import { CustodyClient } from "@pulumi-custody/sdk";
 import { UsageError } from "../command";
-import { main } from "../custody";
 import type { FilterSubject } from "../import/filter";
 import type { PlannedAddress, PlannedVault, Selection } from "../import/select";
 import {
@@ -29,22 +27,7 @@ import {
   splitRecordOf,
   subjectOf,
 } from "../import/split";
-
-/** Runs `custody <argv>` in `cwd` with `env`; its exit code and what it wrote. */
-async function custody(argv: string[], cwd: string, env: NodeJS.ProcessEnv) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = "";
-  let err = "";
-  stdout.on("data", (c: Buffer) => {
-    out += c.toString();
-  });
-  stderr.on("data", (c: Buffer) => {
-    err += c.toString();
-  });
-  const code = await main(argv, { stdout, stderr, stdin: new PassThrough(), env, cwd });
-  return { code, stdout: out, stderr: err };
-}
+import { custody } from "./run-custody";
 
 const TYPES = ["evm", "utxo", "solana", "black_box"];
 const CHAINS = ["bitcoin_mainnet", "bitcoin_testnet", "dogecoin_mainnet"];
