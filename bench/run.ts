@@ -11,7 +11,7 @@ import { killAllChildren } from "./support/children";
 import { describeMachine } from "./support/machine";
 import { parseOptions } from "./support/options";
 import { formatSummaryTable } from "./support/print-table";
-import { renderBenchmarksMarkdown } from "./support/render-markdown";
+import { renderBenchmarksMarkdown, spliceFigures } from "./support/render-markdown";
 import { repoPath } from "./support/repo";
 import type { FigureResult } from "./support/results";
 import { type BenchResults, mergeResults, readResults, writeResults } from "./support/results";
@@ -58,6 +58,7 @@ async function main(): Promise<number> {
         log,
         ...(options.sizes ? { sizes: options.sizes } : {}),
         ...(options.addressSizes ? { addressSizes: options.addressSizes } : {}),
+        ...(options.stackCases ? { stackCases: options.stackCases } : {}),
       });
       result = {
         id: figure.id,
@@ -105,11 +106,13 @@ async function main(): Promise<number> {
     durationS: elapsedMs(started) / 1000,
   };
   // A partial run keeps the other figures of the previous run, so that rendering never drops their sections.
+  const previous =
+    options.only.length === 0 ? undefined : await readResults(RESULTS_FILE).catch(() => undefined);
   const merged =
     options.only.length === 0
       ? run
       : mergeResults(
-          await readResults(RESULTS_FILE).catch(() => undefined),
+          previous,
           run,
           figures.map((f) => f.id),
           Object.fromEntries(figures.flatMap((f) => (f.mergePrevious ? [[f.id, f.mergePrevious]] : []))),
@@ -120,7 +123,16 @@ async function main(): Promise<number> {
   process.stdout.write(`results: ${RESULTS_FILE}\n`);
   for (const file of charts) process.stdout.write(`chart: ${file}\n`);
   if (options.markdown) {
-    await fs.promises.writeFile(MARKDOWN_FILE, renderBenchmarksMarkdown(merged));
+    // Without the previous raw results of every figure (they are not committed: a fresh clone has none), a run
+    // of some figures replaces only their parts of the committed file.
+    const markdown = !figures.every((f) => merged.figures.some((m) => m.id === f.id))
+      ? spliceFigures(
+          await fs.promises.readFile(MARKDOWN_FILE, "utf8"),
+          renderBenchmarksMarkdown(run),
+          run.figures.map((f) => f.number),
+        )
+      : renderBenchmarksMarkdown(merged);
+    await fs.promises.writeFile(MARKDOWN_FILE, markdown);
     process.stdout.write(`rendered: ${MARKDOWN_FILE}\n`);
   }
   process.stdout.write(`total: ${run.durationS.toFixed(0)} s\n`);

@@ -3,7 +3,7 @@
 #   npm run bench                     every figure; rewrites BENCHMARKS.md
 #   npm run bench -- --quick          smoke run with smaller N; leaves BENCHMARKS.md alone
 #   npm run bench -- --only engine    one figure (engine, data-sources, sdk-overhead, emulator-throughput, sizes,
-#                                     engine-scale)
+#                                     engine-scale, rate-limit, onboarding, scale-out)
 # Raw results: bench/results/latest.json (git-ignored).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"

@@ -4,7 +4,9 @@ import { dataSourcesFigure } from "./data-sources";
 import { emulatorThroughputFigure } from "./emulator-throughput";
 import { engineFigure } from "./engine";
 import { engineScaleFigure } from "./engine-scale";
+import { onboardingFigure } from "./onboarding";
 import { rateLimitFigure } from "./rate-limit";
+import { scaleOutFigure } from "./scale-out";
 import { sdkOverheadFigure } from "./sdk-overhead";
 import { sizesFigure } from "./sizes";
 
@@ -17,5 +19,6 @@ export const figures: Figure[] = [
   sizesFigure,
   engineScaleFigure,
   rateLimitFigure,
+  onboardingFigure,
+  scaleOutFigure,
 ];
-figures.push((require("./onboarding") as typeof import("./onboarding")).onboardingFigure);

@@ -11,6 +11,8 @@ export interface FigureContext {
   sizes?: number[];
   /** `--address-sizes`: figure 7's N with an address per vault; `undefined`: its default. */
   addressSizes?: number[];
+  /** `--stacks`: figure 9's cases, K stacks × n vaults each; `undefined`: its default. */
+  stackCases?: Array<{ stacks: number; perStack: number }>;
 }
 
 /** The result a figure returns; the runner adds the id, number, title and duration. */

@@ -27,8 +27,9 @@ export function renderBenchmarksMarkdown(results: BenchResults): string {
     "```sh",
     "npm run bench                      # every figure; rewrites BENCHMARKS.md",
     "npm run bench -- --quick           # smaller N, fewer samples; leaves this file alone",
-    "npm run bench -- --only engine     # one figure: engine, data-sources, sdk-overhead, emulator-throughput, sizes, engine-scale, rate-limit",
+    "npm run bench -- --only engine     # one figure: engine, data-sources, sdk-overhead, emulator-throughput, sizes, engine-scale, rate-limit, onboarding, scale-out",
     "npm run bench -- --only rate-limit --sizes 100,1000,5000 --address-sizes 100,1000   # figure 7's full set (hours)",
+    "npm run bench -- --only scale-out --stacks 1x1000,2x500,4x250,8x125,1x5000,5x1000   # figure 9's full set (hours)",
     "```",
     "",
   );
@@ -198,4 +199,76 @@ function escapeCell(text: string): string {
 
 function firstLine(text: string): string {
   return text.split("\n")[0] ?? text;
+}
+
+/** A Markdown document cut at its `## ` headings: the text before the first, then each section with its heading. */
+function sectionsOf(markdown: string): { head: string; sections: string[] } {
+  const parts = markdown.split(/\n(?=## )/);
+  return { head: parts[0]!, sections: parts.slice(1) };
+}
+
+/** The figure number of a `## 7. …` section, or of a summary row `| 7 | …` or a missed target `- Figure 7, …`. */
+function figureNumberOf(text: string): number | undefined {
+  const m = /^(?:## (\d+)\. |\| (\d+) \| |- Figure (\d+), )/.exec(text);
+  return m ? Number(m[1] ?? m[2] ?? m[3]) : undefined;
+}
+
+/**
+ * `existing` (a committed `BENCHMARKS.md`) with the figures numbered `numbers` taken from `rendered` (the Markdown
+ * of a run of those figures alone): their sections, their summary rows and their missed targets replace the
+ * old ones, and the rest of `existing` stays as it was. For a run of some figures when the previous raw results
+ * (`bench/results/latest.json`, not committed) are not at hand, as on a fresh clone: rendering the run alone
+ * would drop every other figure.
+ */
+export function spliceFigures(existing: string, rendered: string, numbers: readonly number[]): string {
+  const ran = (text: string) => {
+    const n = figureNumberOf(text);
+    return n !== undefined && numbers.includes(n);
+  };
+  const byNumber = (a: string, b: string) => (figureNumberOf(a) ?? 0) - (figureNumberOf(b) ?? 0);
+  const old = sectionsOf(existing);
+  const fresh = sectionsOf(rendered);
+  const summaryOf = (sections: string[]) => sections.find((s) => s.startsWith("## Summary")) ?? "";
+  const linesOf = (summary: string, pattern: RegExp) => summary.split("\n").filter((l) => pattern.test(l));
+  const oldSummary = summaryOf(old.sections);
+  const newSummary = summaryOf(fresh.sections);
+  const rows = [
+    ...linesOf(oldSummary, /^\| \d+ \| /).filter((l) => !ran(l)),
+    ...linesOf(newSummary, /^\| \d+ \| /),
+  ].sort(byNumber);
+  const misses = [
+    ...linesOf(oldSummary, /^- Figure \d+, /).filter((l) => !ran(l)),
+    ...linesOf(newSummary, /^- Figure \d+, /),
+  ].sort(byNumber);
+  const summary = [
+    "## Summary",
+    "",
+    "| # | measure | ours | floor | ratio | target | verdict |",
+    "|---|---|---|---|---|---|---|",
+    ...rows,
+    "",
+    ...(misses.length > 0
+      ? [
+          "Targets missed in this run; each figure's **Analysis** gives the cause, measured, and the fix:",
+          "",
+          ...misses,
+          "",
+        ]
+      : []),
+  ].join("\n");
+  const reproduce = (sections: string[]) => sections.find((s) => s.startsWith("## How to reproduce")) ?? "";
+  const commands = /```sh\n[\s\S]*?\n```/;
+  const newCommands = commands.exec(reproduce(fresh.sections))?.[0];
+  const figuresSections = [
+    ...old.sections.filter((s) => figureNumberOf(s) !== undefined && !ran(s)),
+    ...fresh.sections.filter(ran),
+  ].sort(byNumber);
+  const others = old.sections
+    .filter((s) => figureNumberOf(s) === undefined)
+    .map((s) => {
+      if (s.startsWith("## Summary")) return summary;
+      if (s.startsWith("## How to reproduce") && newCommands) return s.replace(commands, newCommands);
+      return s;
+    });
+  return `${[old.head, ...others, ...figuresSections].map((s) => s.trimEnd()).join("\n\n")}\n`;
 }
