@@ -16,6 +16,7 @@ import {
   type ResourceLifecycle,
   SETTINGS,
   shownValue,
+  VAULT_NAME_IS_SECRET,
 } from "pulumi-custody/core";
 import {
   maskSecrets,
@@ -173,8 +174,14 @@ export async function diff(
 ): Promise<DiffAnswer> {
   const before = unwrap(olds);
   const after = unwrap(news);
+  // A secret name: the runtime's notices then write `[secret]` for the name and the forms derived from it
+  // (`<name> (archived …)`), which masking the message afterwards finds only for names of four characters or more.
+  const flag =
+    custodyResourceKind(type) === "Vault" && (before.secretKeys.has("name") || after.secretKeys.has("name"))
+      ? { [VAULT_NAME_IS_SECRET]: true }
+      : {};
   const result = await withSecretsMasked(secretsOf(before, after), () =>
-    methodsOf(type).diff(id, before.values, after.values),
+    methodsOf(type).diff(id, { ...before.values, ...flag }, { ...after.values, ...flag }),
   );
   return {
     changes: result.changes,

@@ -265,8 +265,10 @@ function fieldChanges(step: CustodyStep, refreshed: boolean): FieldChange[] {
   const news = step.newState?.inputs ?? {};
   const declared =
     resourceOfType(step.newState?.type ?? step.oldState?.type ?? typeOfUrn(step.urn))?.inputNames ?? [];
+  // `__`-prefixed inputs are the provider's own (`__provider`, a secret name's `__nameIsSecret`): the engine
+  // does not display them either.
   const names = [...new Set([...declared, ...Object.keys(olds), ...Object.keys(news)])].filter(
-    (name) => name !== "__provider",
+    (name) => !name.startsWith("__"),
   );
   const changes: FieldChange[] = [];
   for (const field of names) {

@@ -84,6 +84,32 @@ describe("plugin provider methods (emulator)", () => {
       );
     });
 
+    for (const name of ["Secret Replace 2", "S2"]) {
+      it(`a replace's warning about a vault with a secret name writes [secret] (${name.length} characters)`, async () => {
+        const { id } = await plugin.create(VAULT_TOKEN, { name: secret(name), type: "evm" });
+        const notices: string[] = [];
+        const restore = setNoticeSink((message) => {
+          notices.push(message);
+        });
+        try {
+          const answer = await plugin.diff(
+            VAULT_TOKEN,
+            id,
+            { name: secret(name), type: "evm", state: "active" },
+            { name: secret(name), type: "solana" },
+          );
+          assert.deepEqual(answer.replaces, ["type"]);
+        } finally {
+          restore();
+        }
+        assert.equal(notices.length, 1, notices.join("\n"));
+        assert.match(notices[0] ?? "", /^vault "\[secret\]" .* must be replaced/);
+        // The `<name> (archived …)` a replace may give the old vault: a short name is masked there too.
+        assert.match(notices[0] ?? "", /renamed to "\[secret\] \(archived [0-9a-f]{8}\)"/);
+        assert.ok(!(notices[0] ?? "").includes(`"${name}`), notices[0]);
+      });
+    }
+
     it("a secret list marks the outputs derived from it (the engine's fallback would match names only)", () => {
       const groups = ["7d2b1b35-1c1a-4c7e-9a51-0a9a3c1d2e3f"];
       const inputs = unwrap({ vaultGroupIds: secret(groups), name: "plain" });

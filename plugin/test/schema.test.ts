@@ -119,6 +119,9 @@ describe("plugin package schema", () => {
     assert.deepEqual(Object.keys(vault.properties).sort(), [...vaultResource.outputNames].sort());
     assert.deepEqual(Object.keys(vault.inputProperties).sort(), [...vaultResource.inputNames].sort());
     assert.deepEqual(vault.requiredInputs.sort(), ["name", "type"]);
+    // The dynamic provider's internal input (a secret name, provider/core/vault/secret-name.ts) is not declared.
+    for (const key of [...Object.keys(vault.inputProperties), ...Object.keys(vault.properties)])
+      assert.ok(!key.startsWith("__"), `${key} is internal`);
     const address = schema.resources[VAULT_ADDRESS_TOKEN];
     assert.deepEqual(Object.keys(address.properties).sort(), [...vaultAddressResource.outputNames].sort());
     assert.deepEqual(

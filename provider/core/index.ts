@@ -68,6 +68,7 @@ export {
   type SettingsSource,
 } from "./settings/sources";
 export { vaultDetailFields } from "./vault/fields";
+export { VAULT_NAME_IS_SECRET } from "./vault/secret-name";
 export { pendingVaultGroupProposalSchema, VAULT_ACQUISITIONS } from "./vault/state-values";
 export type * from "./vault/types";
 export type * from "./vault-address/types";

@@ -15,6 +15,7 @@ import { providerClient } from "./settings/provider-process";
 import { mismatch, nameHolder, vaultsNamed } from "./vault/acquire";
 import { checkedVaultInputs } from "./vault/check";
 import { readVault } from "./vault/lifecycle";
+import { nameIsSecret, nameSecrecy } from "./vault/secret-name";
 import type { VaultInputs } from "./vault/types";
 import { readVaultAddress } from "./vault-address/lifecycle";
 
@@ -116,7 +117,8 @@ async function existingVault(client: CustodyClient, resource: ExportedResource):
   if (!read.props) return { reason: `vault ${holder.id} disappeared` };
   return {
     id: holder.id,
-    outputs: { ...read.props, __provider: recorded.__provider },
+    // The flag of a secret name (./vault/secret-name.ts) is state too: a later delete reads it there.
+    outputs: { ...read.props, ...nameSecrecy(nameIsSecret(recorded)), __provider: recorded.__provider },
     reason: `vault "${inputs.name}" exists (${holder.id}), as declared`,
   };
 }

@@ -13,6 +13,7 @@ import { createVault } from "./vault/create";
 import { diffVault, VAULT_REPLACE_INPUTS } from "./vault/diff";
 import { deleteVault, readVault, updateVault } from "./vault/lifecycle";
 import { VAULT_OUTPUT_NAMES } from "./vault/outputs";
+import { withSecretNames } from "./vault/secret-name";
 import {
   checkedVaultAddressInputs,
   checkVaultAddress,
@@ -119,14 +120,15 @@ export const vaultResource: ResourceDescriptor = descriptor("Vault", {
   inputSchema: vaultInputsSchema(),
   outputNames: VAULT_OUTPUT_NAMES,
   replaceOnChanges: VAULT_REPLACE_INPUTS,
-  lifecycle: {
+  // A secret name is kept out of notices and errors (./vault/secret-name.ts).
+  lifecycle: withSecretNames({
     check: async (olds, news) => checked(checkVault(olds, news)),
     diff: (id, olds, news) => diffVault(id, olds, news),
     create: (inputs) => createVault(checkedVaultInputs(inputs)),
     read: (id, props) => readVault(id, props),
     update: (id, olds, news) => updateVault(id, olds, checkedVaultInputs(news)),
     delete: (id, props) => deleteVault(id, props),
-  },
+  }),
 });
 
 /** An address of a UTXO vault. */

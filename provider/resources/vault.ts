@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { vaultResource } from "../core/resources";
+import { VAULT_NAME_IS_SECRET } from "../core/vault/secret-name";
 import type { CreatableKeyType, CreatableVaultType, UtxoChain, VaultOutputs } from "../core/vault/types";
 import { vaultProvider } from "../shims";
 import { dynamicResourceArgs } from "./declare";
@@ -84,6 +85,9 @@ export class Vault extends pulumi.dynamic.Resource {
    */
   constructor(name: string, args: VaultArgs, opts?: pulumi.CustomResourceOptions) {
     const resourceArgs = dynamicResourceArgs(vaultResource, name, { ...args }, opts);
+    // The dynamic provider receives a secret name as plain text (the engine strips secrets for it), so it is
+    // told here, to keep the name out of its notices; absent, not false, for a name that is not secret.
+    resourceArgs[1][VAULT_NAME_IS_SECRET] = nameIsSecret(args.name);
     // The SDK's per-output promise stacks cost most of the program's CPU per resource (promise-stacks.ts).
     const restore = withoutPromiseStacks();
     try {
@@ -92,6 +96,11 @@ export class Vault extends pulumi.dynamic.Resource {
       restore();
     }
   }
+}
+
+/** `true` once the name is known to be secret, `undefined` (the input left out) when it is not. */
+async function nameIsSecret(name: pulumi.Input<string>): Promise<true | undefined> {
+  return (await pulumi.isSecret(pulumi.output(name))) ? true : undefined;
 }
 
 /** The outputs of a {@link Vault} as properties (see {@link VaultOutputs} for each one). */

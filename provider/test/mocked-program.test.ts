@@ -87,6 +87,21 @@ describe("resources in a mocked program", () => {
     assert.equal(addressReg?.inputs.addressType, "segwit");
   });
 
+  it("tells the provider that a vault's name is secret (__nameIsSecret), and only then", async () => {
+    const secret = new Vault("secret-name", { name: pulumi.secret("treasury-7"), type: "evm" });
+    const derived = new Vault("derived-secret-name", {
+      name: pulumi.secret("treasury").apply((n) => `${n}-8`),
+      type: "evm",
+    });
+    const plain = new Vault("plain-name", { name: pulumi.output("Plain"), type: "evm" });
+    await Promise.all([secret, derived, plain].map((v) => resolvedValue(v.id)));
+    const inputsOf = (name: string) => registrations.find((r) => r.name === name)?.inputs ?? {};
+    assert.equal(inputsOf("secret-name").__nameIsSecret, true);
+    assert.equal(inputsOf("derived-secret-name").__nameIsSecret, true);
+    assert.equal(inputsOf("plain-name").name, "Plain");
+    assert.equal("__nameIsSecret" in inputsOf("plain-name"), false);
+  });
+
   it("two vaults share one serialized provider text", async () => {
     const a = new Vault("a", { name: "A", type: "evm" });
     const b = new Vault("b", { name: "B", type: "solana", adoptExisting: true });

@@ -70,4 +70,21 @@ describe("recovering pending creates (emulator)", () => {
       ["aws:s3:Bucket"],
     );
   });
+
+  it("a vault whose name is secret: its recorded inputs are accepted, and its state keeps the flag", async () => {
+    const made = await bed.client.vaults.create({ name: "Secret Made", type: "evm" });
+    const type = VAULT_RESOURCE_TYPE;
+    const inputs = { name: "Secret Made", type: "evm", __nameIsSecret: true, __provider: "shim" };
+    const { deployment, outcomes } = await recoverPendingCreates({
+      resources: [],
+      pending_operations: [
+        { type: "creating", resource: { urn: urn(type, "secret"), type, inputs, custom: true } },
+      ],
+    });
+    assert.deepEqual(
+      outcomes.map((o) => [o.outcome, o.id]),
+      [["adopted", made.id]],
+    );
+    assert.equal(deployment.resources?.find((r) => r.id === made.id)?.outputs?.__nameIsSecret, true);
+  });
 });

@@ -6,6 +6,8 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import { assertReadable, cliOutput, diagnosticsByRow } from "../support/cli-output";
 import {
   ADDRESS_TYPE,
+  apiVaultsNamed,
+  cliStackExport,
   configureForEmulator,
   declare,
   fixtureStack,
@@ -146,6 +148,91 @@ describe("messages the CLI prints (real engine, emulator)", () => {
       assert.doesNotMatch(lines[0] ?? "", /a new vault with a new address is created/);
       await pulumiCli(stack, ["up", "--yes"]);
       assert.equal((await stateResources(stack, VAULT_TYPE)).get("treasury")?.id, originalId);
+    });
+  });
+
+  describe("a vault whose name is secret: no warning and no command prints it, the state holds it encrypted", () => {
+    // `pulumi.secret(…)` of an environment variable, as a program that writes `pulumi.secret("…")`: not a secret
+    // config value, which the CLI itself would mask in every message it prints.
+    const name = "e2e-messages Secret Reserve 7";
+    const nameVariable = "CUSTODY_E2E_SECRET_VAULT_NAME";
+    const vaultRow = `${VAULT_TYPE} treasury`;
+    let stack: Stack;
+    let originalId: string;
+    const printed: string[] = [];
+
+    /** Runs the CLI; what it printed is kept for the final check, and it must succeed. */
+    async function run(args: string[]): Promise<string> {
+      const { failed, output } = await cliOutput(stack, args);
+      printed.push(output);
+      assert.equal(failed, false, output);
+      assert.ok(!output.includes(name), `pulumi ${args.join(" ")} printed the secret name:\n${output}`);
+      return output;
+    }
+
+    async function declareType(type: string): Promise<void> {
+      await declare(stack, { vaults: { treasury: { name: "", secretNameFromEnv: nameVariable, type } } });
+    }
+
+    before(async () => {
+      stack = await fixtureStack(emulator, "secret-name");
+      await stack.setConfig("signingKeyPem", { value: "not a key", secret: true });
+      // The CLI runs with this process's environment, and the program with the CLI's.
+      process.env[nameVariable] = name;
+      await declareType("evm");
+      await run(["up", "--yes"]);
+      originalId = (await stateResources(stack, VAULT_TYPE)).get("treasury")?.id ?? "";
+      assert.ok(originalId);
+      const [vault] = await apiVaultsNamed(emulator.client, [name]);
+      assert.equal(vault?.id, originalId, "the vault has the secret name");
+    });
+    after(async () => {
+      delete process.env[nameVariable];
+      if (stack) await disposeLocalStack(stack);
+    });
+
+    it("a replace: the warning writes [secret] for the name, and `up` replaces", async () => {
+      await declareType("solana");
+      const lines = diagnosticsByRow(await run(["preview"])).get(vaultRow) ?? [];
+      assert.equal(lines.length, 1, lines.join("\n"));
+      assert.match(
+        lines[0] ?? "",
+        new RegExp(
+          `^warning: vault "\\[secret\\]" \\(${originalId}\\) must be replaced \\(type "evm" -> "solana"\\)\\.`,
+        ),
+      );
+      assert.match(lines[0] ?? "", /renamed to "\[secret\] \(archived [0-9a-f]{8}\)"/);
+      await run(["up", "--yes"]);
+      assert.notEqual((await stateResources(stack, VAULT_TYPE)).get("treasury")?.id, originalId);
+    });
+
+    it("its revert: the warning names the archived original it restores as [secret] too", async () => {
+      await declareType("evm");
+      const lines = diagnosticsByRow(await run(["preview"])).get(vaultRow) ?? [];
+      assert.equal(lines.length, 1, lines.join("\n"));
+      assert.ok(
+        (lines[0] ?? "").includes(
+          `vault "[secret] (archived ${originalId.slice(0, 8)})" (${originalId}), archived earlier and matching`,
+        ),
+        lines[0],
+      );
+      await run(["up", "--yes"]);
+      assert.equal((await stateResources(stack, VAULT_TYPE)).get("treasury")?.id, originalId);
+    });
+
+    it("`pulumi stack export` holds the name only encrypted, and the flag that keeps it out of notices", async () => {
+      const exported = await cliStackExport(stack);
+      assert.ok(!exported.includes(name), "the exported state has the name in plain text");
+      const vault = (await stateResources(stack, VAULT_TYPE)).get("treasury");
+      assert.equal(vault?.outputs?.__nameIsSecret, true, "delete sees the flag in the outputs");
+      assert.equal(vault?.inputs?.__nameIsSecret, true);
+    });
+
+    it("destroy archives the vault and prints no name; nothing printed all along had it", async () => {
+      await run(["destroy", "--yes"]);
+      assert.equal((await emulator.client.vaults.get(originalId)).state, "archived");
+      assert.ok(printed.length >= 6);
+      for (const output of printed) assert.ok(!output.includes(name));
     });
   });
 

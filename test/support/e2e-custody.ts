@@ -65,6 +65,11 @@ export async function startTestEmulator(options: Partial<EmulatorOptions> = {}):
 /** A vault the fixture program declares (`custody-stack:vaults`); values pass through unchecked. */
 export interface VaultSpec {
   name: string;
+  /**
+   * An environment variable of the program: the vault's name is `pulumi.secret(<its value>)` instead of `name`,
+   * a secret the engine knows nothing of, as a name written in the program as `pulumi.secret("…")` is.
+   */
+  secretNameFromEnv?: string;
   type: string;
   chain?: string;
   keyType?: string;

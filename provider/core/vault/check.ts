@@ -19,6 +19,7 @@ import {
   uuidSetSchema,
   vaultTypeSchema,
 } from "../inputs/schemas";
+import { VAULT_NAME_IS_SECRET } from "./secret-name";
 import type { VaultInputs } from "./types";
 
 /** The inputs a `Vault` accepts. */
@@ -46,7 +47,8 @@ const vaultInputSchema = z.strictObject({
 
 /** The inputs that `check` accepted, typed (see {@link parseCheckedInputs}). */
 export function checkedVaultInputs(inputs: Record<string, unknown>): VaultInputs {
-  return parseCheckedInputs(vaultInputSchema, inputs, VAULT_INPUTS);
+  const { [VAULT_NAME_IS_SECRET]: _secret, ...declared } = inputs;
+  return parseCheckedInputs(vaultInputSchema, declared, VAULT_INPUTS);
 }
 
 /** The result of `check`: normalized inputs, or the failures that stop the preview. */
@@ -59,10 +61,11 @@ export interface CheckResult {
 
 /**
  * Validates the new inputs of a vault. `olds` (the previous inputs) is not needed: what may change in place and
- * what forces a replacement is decided by `diff`.
+ * what forces a replacement is decided by `diff`. Besides the declared inputs, it accepts the internal
+ * `__nameIsSecret: true` that the `Vault` class adds for a secret name (./secret-name.ts), and keeps it.
  */
 export function checkVault(_olds: Record<string, unknown>, news: Record<string, unknown>): CheckResult {
-  const { __provider: _provider, ...declared } = news;
+  const { __provider: _provider, [VAULT_NAME_IS_SECRET]: nameIsSecret, ...declared } = news;
   const { known, unknownKeys } = splitUnknown(declared);
 
   const failures: CheckFailure[] = [];
@@ -72,11 +75,15 @@ export function checkVault(_olds: Record<string, unknown>, news: Record<string, 
   const parsed = (unknownKeys.length > 0 ? partial : vaultInputSchema).safeParse(known);
   if (!parsed.success) failures.push(...failuresFromIssues(parsed.error.issues, VAULT_INPUTS));
   failures.push(...crossFieldFailures(declared));
+  if (nameIsSecret !== undefined && nameIsSecret !== true) {
+    failures.push({ property: VAULT_NAME_IS_SECRET, reason: "is internal and can only be true" });
+  }
 
   if (failures.length > 0) return { inputs: news, failures: engineSafeFailures(news, dedupe(failures)) };
   return {
     inputs: {
       ...normalize(declared),
+      ...(nameIsSecret === true ? { [VAULT_NAME_IS_SECRET]: true } : {}),
       ...(news.__provider !== undefined ? { __provider: news.__provider } : {}),
     },
   };

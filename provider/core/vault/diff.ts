@@ -9,6 +9,7 @@ import { workingClient } from "../settings/provider-process";
 import { archivedVaultName, renamedByReplace, restorable, vaultsNamed } from "./acquire";
 import { checkedVaultInputs } from "./check";
 import { effectiveVaultGroupIds, sameIdSet } from "./group-ids";
+import { nameIsSecret, SECRET_NAME_MASK, shownName } from "./secret-name";
 
 /** What `diff` tells the engine (the subset of `pulumi.dynamic.DiffResult` the engine forwards). */
 export interface VaultDiff {
@@ -24,8 +25,10 @@ export interface VaultDiff {
 export const VAULT_REPLACE_INPUTS = ["type", "chain", "keyType", "endUserId"] as const;
 
 /**
- * Compares old outputs with new inputs. `__provider` and `adoptExisting` never cause a change. `archived` is
- * compared with the vault's state: declared archived and live active (or the reverse) is an update.
+ * Compares old outputs with new inputs. `__provider`, `adoptExisting` and the internal `__nameIsSecret`
+ * (./secret-name.ts) never cause a change. `archived` is compared with the vault's state: declared archived and
+ * live active (or the reverse) is an update. The notices show `[secret]` for a name that either side says is
+ * secret: a name that turns secret was shown before, but need not be shown again.
  */
 export async function diffVault(
   id: string,
@@ -39,14 +42,17 @@ export async function diffVault(
   const archived = olds.state === "archived";
   const wantArchived = news.archived === true;
   const archiveChanges = containsUnknown(news.archived) || wantArchived !== archived;
+  const secret = nameIsSecret(olds, news);
 
   if (replaces.length > 0) {
     const restored = await vaultToRestore(id, news);
-    await notifyUser(replaceNotice(id, olds, news, replaces, restored), { resourceId: id });
+    await notifyUser(replaceNotice(id, olds, news, replaces, restored, secret), { resourceId: id });
     return { changes: true, replaces, deleteBeforeReplace: true };
   }
   if (archiveChanges && !containsUnknown(news.archived))
-    await notifyUser(wantArchived ? archiveNotice(id, olds) : archivedNotice(id, olds), { resourceId: id });
+    await notifyUser(wantArchived ? archiveNotice(id, olds, secret) : archivedNotice(id, olds, secret), {
+      resourceId: id,
+    });
   return { changes: updates.length > 0 || archiveChanges };
 }
 
@@ -63,8 +69,20 @@ function vaultGroupsDiffer(olds: Record<string, unknown>, news: Record<string, u
   return !sameIdSet(desired as string[], effectiveVaultGroupIds(olds));
 }
 
-function label(id: string, olds: Record<string, unknown>): string {
-  return typeof olds.name === "string" ? `vault "${olds.name}" (${id})` : `vault ${id}`;
+function label(id: string, olds: Record<string, unknown>, secret: boolean): string {
+  return typeof olds.name === "string" ? `vault "${shownName(olds.name, secret)}" (${id})` : `vault ${id}`;
+}
+
+/**
+ * How a replace's notice names the archived vault it restores: its name is the declared one or the
+ * `<name> (archived …)` a replace gave it (./acquire.ts), both of them secret when the declared name is.
+ */
+function restoredName(restored: VaultRecord, news: Record<string, unknown>, secret: boolean): string {
+  if (!secret) return restored.name;
+  const name = String(news.name);
+  if (restored.name === archivedVaultName(name, restored.id))
+    return archivedVaultName(SECRET_NAME_MASK, restored.id);
+  return SECRET_NAME_MASK;
 }
 
 /**
@@ -95,6 +113,7 @@ function replaceNotice(
   news: Record<string, unknown>,
   replaces: readonly string[],
   restored: VaultRecord | null | undefined,
+  secret: boolean,
 ): string {
   const changes = replaces.map((key) => `${key} ${show(olds[key])} -> ${show(news[key])}`).join(", ");
   const replacement =
@@ -102,26 +121,26 @@ function replaceNotice(
       ? "a new vault with a new address is created"
       : restored === undefined
         ? "a new vault is created, unless an archived vault that matches the new declaration is found, which is restored"
-        : `vault "${restored.name}" (${restored.id}), archived earlier and matching the new declaration, is ` +
+        : `vault "${restoredName(restored, news, secret)}" (${restored.id}), archived earlier and matching the new declaration, is ` +
           "restored in its place (its own id and address), instead of a new vault";
   return (
-    `${label(id, olds)} must be replaced (${changes}). The custody API cannot delete vaults: ` +
+    `${label(id, olds, secret)} must be replaced (${changes}). The custody API cannot delete vaults: ` +
     `the old vault will be ARCHIVED, not deleted, with its address and any funds it still holds, ` +
     `and ${replacement}. An archived vault can be restored; if the service keeps ` +
-    `its name reserved, it is renamed to "${archivedVaultName(String(olds.name), id)}" to free the name. ` +
+    `its name reserved, it is renamed to "${archivedVaultName(shownName(String(olds.name), secret), id)}" to free the name. ` +
     "Reverting this change gives the same vault back."
   );
 }
 
-function archiveNotice(id: string, olds: Record<string, unknown>): string {
+function archiveNotice(id: string, olds: Record<string, unknown>, secret: boolean): string {
   return (
-    `${label(id, olds)} will be ARCHIVED (archived: true): it stays in the stack with its address and anything it ` +
+    `${label(id, olds, secret)} will be ARCHIVED (archived: true): it stays in the stack with its address and anything it ` +
     "holds, and `archived: false` restores it."
   );
 }
 
-function archivedNotice(id: string, olds: Record<string, unknown>): string {
-  return `${label(id, olds)} is archived (outside of this program, or by an earlier destroy); the next update restores it.`;
+function archivedNotice(id: string, olds: Record<string, unknown>, secret: boolean): string {
+  return `${label(id, olds, secret)} is archived (outside of this program, or by an earlier destroy); the next update restores it.`;
 }
 
 function show(value: unknown): string {
