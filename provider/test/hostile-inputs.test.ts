@@ -157,6 +157,19 @@ describe("hostile inputs", () => {
         await assert.rejects(sent(listProps), refusedName("vaultGroupIds[1]", 1));
       });
 
+      it("a VaultAddress's name from another resource's output is refused the same way", async () => {
+        const [, props] = dynamicResourceArgs(
+          vaultAddressResource,
+          "a",
+          { vaultId: pulumi.output(VAULT_ID), name: pulumi.output("Treasury").apply((n) => `${n} \udc00`) },
+          undefined,
+        );
+        await assert.rejects(
+          sent(props),
+          /VaultAddress "a": name must be well-formed Unicode text: position 10 is a lone surrogate \(U\+DC00\)/,
+        );
+      });
+
       it("a well-formed Output, Promise or secret passes unchanged, and a secret stays secret", async () => {
         const [, props] = dynamicResourceArgs(
           vaultResource,
