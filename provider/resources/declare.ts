@@ -2,6 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { IllFormedInputError, refuseIllFormedInputs } from "../core/inputs/well-formed";
 import { DYNAMIC_RESOURCE_MODULE, type ResourceDescriptor } from "../core/resources";
+import { withoutPromiseStacks } from "./promise-stacks";
 import { loadBuiltinsQuietly } from "./quiet-builtins";
 
 /**
@@ -33,7 +34,8 @@ export type DynamicResourceArgs = [
  *
  * @throws {pulumi.RunError} for an input that cannot reach the engine as declared (a lone surrogate): only
  *   here, in the program, can it still be seen (../core/inputs/well-formed.ts). A `RunError`, so that the
- *   program's host prints its message alone, in one line, without a stack trace.
+ *   program's host prints its message alone, in one line, without a stack trace. An input given as an Output or
+ *   a Promise is checked once it resolves, before it is sent: its registration then fails with the same error.
  */
 export function dynamicResourceArgs(
   descriptor: ResourceDescriptor,
@@ -41,11 +43,93 @@ export function dynamicResourceArgs(
   inputs: Record<string, unknown>,
   opts: pulumi.CustomResourceOptions | undefined,
 ): DynamicResourceArgs {
+  const refuse = (checked: Record<string, unknown>) => {
+    try {
+      refuseIllFormedInputs(descriptor.kind, name, checked);
+    } catch (err) {
+      throw err instanceof IllFormedInputError ? new IllFormedInputRunError(err.message) : err;
+    }
+  };
+  refuse(inputs);
+  const guarded: Record<string, unknown> = {};
+  // Each Output made here costs promises with stacks, as the base constructor's do (./promise-stacks.ts).
+  const restore = withoutPromiseStacks();
   try {
-    refuseIllFormedInputs(descriptor.kind, name, inputs);
-  } catch (err) {
-    throw err instanceof IllFormedInputError ? new pulumi.RunError(err.message) : err;
+    for (const [key, value] of Object.entries(inputs)) guarded[key] = checkedWhenResolved(value, key, refuse);
+  } finally {
+    restore();
   }
   loadBuiltinsQuietly();
-  return [name, declaredProps(descriptor, inputs), opts, DYNAMIC_RESOURCE_MODULE, descriptor.kind];
+  return [name, declaredProps(descriptor, guarded), opts, DYNAMIC_RESOURCE_MODULE, descriptor.kind];
+}
+
+/**
+ * A `RunError` whose message stays as written. The SDK prefixes `error serializing property "<key>": ` to the
+ * message of an error raised while it serializes an input (`serializePropertiesReturnDeps` in
+ * `@pulumi/pulumi/runtime/rpc.js`); this message names the input already, and reads as the plain path's does.
+ */
+class IllFormedInputRunError extends pulumi.RunError {
+  constructor(message: string) {
+    super(message);
+    Object.defineProperty(this, "message", {
+      get: () => message,
+      // Ignored, not refused: the SDK assigns in strict mode, where a refusal would throw another error.
+      set: () => {},
+      configurable: true,
+    });
+    // No frames. The program's host prints none for a RunError, but formats them all the same, in colour
+    // (`defaultErrorMessage` in `@pulumi/pulumi/cmd/run/error.js`), and given a frame of the SDK as its source
+    // maps name it (`node_modules/@pulumi/output.ts`, in every error raised in an `apply`), Node 20's
+    // `util.inspect` grows the text until it fails, some 15 s later: the message waited that long.
+    this.stack = `${this.name}: ${message}`;
+  }
+}
+
+/**
+ * `value` with every Output and Promise in it (at the top, or in a list or a plain object) replaced by an Output
+ * that runs `refuse` on what it resolves to, keyed by its path (`name`, `vaultGroupIds[1]`); any other value is
+ * returned as it is (the caller has checked it). The SDK resolves these while it serializes the inputs, so a
+ * refusal fails the registration: nothing is sent. `apply` keeps the secretness and the dependencies of the
+ * value, and skips values unknown during a preview (they are checked in the update, once known).
+ */
+function checkedWhenResolved(
+  value: unknown,
+  path: string,
+  refuse: (inputs: Record<string, unknown>) => void,
+): unknown {
+  if (isDeferred(value)) {
+    // `Unwrap<unknown>` is `never`: the value's type is not known here.
+    const output = pulumi.output(value) as pulumi.Output<unknown>;
+    return output.apply((resolved) => {
+      refuse({ [path]: resolved });
+      // What resolved may still hold an Output (a Promise of a list of Outputs).
+      return checkedWhenResolved(resolved, path, refuse);
+    });
+  }
+  if (!holdsDeferred(value)) return value;
+  if (Array.isArray(value))
+    return value.map((item, index) => checkedWhenResolved(item, `${path}[${index}]`, refuse));
+  return Object.fromEntries(
+    Object.entries(value as Record<string, unknown>).map(([key, item]) => [
+      key,
+      checkedWhenResolved(item, `${path}.${key}`, refuse),
+    ]),
+  );
+}
+
+/** An Output or a Promise: resolved later, by the SDK. */
+function isDeferred(value: unknown): value is pulumi.Output<unknown> | PromiseLike<unknown> {
+  return (
+    pulumi.Output.isInstance(value) ||
+    (value !== null && typeof value === "object" && typeof (value as { then?: unknown }).then === "function")
+  );
+}
+
+/** Whether `value` is, or holds in a list or a plain object, an Output or a Promise. */
+function holdsDeferred(value: unknown): boolean {
+  if (isDeferred(value)) return true;
+  if (Array.isArray(value)) return value.some(holdsDeferred);
+  if (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype)
+    return Object.values(value).some(holdsDeferred);
+  return false;
 }

@@ -2,6 +2,7 @@
 // what a message echoes of a value is escaped and bounded, and what the engine prints beside a check failure is
 // never a raw value; each setting is blamed by its own name (stack config key, environment variable, option).
 import * as assert from "node:assert/strict";
+import { inspect } from "node:util";
 import * as pulumi from "@pulumi/pulumi";
 import { CustodyClient } from "@pulumi-custody/sdk";
 import { CustodySettingsError, checkSetting } from "../core/index";
@@ -85,6 +86,117 @@ describe("hostile inputs", () => {
         undefined,
       );
       assert.equal(props.name, "Treasury 💰");
+    });
+
+    describe("a name given as an Output or a Promise is checked once it resolves, before it is sent", () => {
+      /** What the program hands the engine for these props; rejects as the registration does. */
+      function sent(props: Record<string, unknown>): Promise<Record<string, unknown>> {
+        return pulumi.runtime.serializeProperties("hostile-inputs", props);
+      }
+
+      function resolvedValue<T>(output: pulumi.Output<T>): Promise<T> {
+        return new Promise((resolve) => output.apply(resolve));
+      }
+
+      const refusedName = (property: string, position: number) => (err: Error) => {
+        assert.ok(pulumi.RunError.isInstance(err), String(err));
+        assert.match(
+          err.message,
+          new RegExp(
+            `^Vault "v": ${property.replace(/[[\]]/g, "\\$&")} must be well-formed Unicode text: position ${position} is a lone surrogate \\(U\\+D[89A-F][0-9A-F]{2}\\)`,
+          ),
+        );
+        assert.doesNotMatch(err.message, /\n/);
+        return true;
+      };
+
+      const deferred: Array<{ title: string; name: () => pulumi.Input<string> }> = [
+        { title: "pulumi.output(…)", name: () => pulumi.output("ab\ud800c") },
+        { title: "a Promise", name: () => Promise.resolve("ab\udc00") },
+        { title: "an apply's result", name: () => pulumi.output("ab").apply((n) => `${n}\udfff`) },
+        { title: "a secret", name: () => pulumi.secret("ab\ud800c") },
+      ];
+      for (const { title, name } of deferred) {
+        it(`a lone surrogate in ${title} is refused by name and rule`, async () => {
+          const [, props] = dynamicResourceArgs(vaultResource, "v", { name: name(), type: "evm" }, undefined);
+          await assert.rejects(sent(props), refusedName("name", 3));
+        });
+      }
+
+      it("the refusal formats in one short line as the program's host formats it (util.inspect, in colour)", async () => {
+        const [, props] = dynamicResourceArgs(
+          vaultResource,
+          "v",
+          { name: pulumi.output("ab").apply((n) => `${n}\ud800`), type: "evm" },
+          undefined,
+        );
+        const err = await sent(props).then(
+          () => assert.fail("not refused"),
+          (e: Error) => e,
+        );
+        // The host formats every uncaught error this way (`defaultErrorMessage`, @pulumi/pulumi cmd/run/error.js).
+        const formatted = inspect(err, { colors: true });
+        assert.ok(formatted.length < 1000, `${formatted.length} characters`);
+        assert.match(formatted, /name must be well-formed Unicode text/);
+      });
+
+      it("inside a list, an Output with a lone surrogate is refused with its position in the list", async () => {
+        const [, props] = dynamicResourceArgs(
+          vaultResource,
+          "v",
+          { name: "ok", type: "evm", vaultGroupIds: [VAULT_ID, pulumi.output("x\udbff")] },
+          undefined,
+        );
+        await assert.rejects(sent(props), refusedName("vaultGroupIds[1]", 2));
+        const [, listProps] = dynamicResourceArgs(
+          vaultResource,
+          "v",
+          { name: "ok", type: "evm", vaultGroupIds: Promise.resolve([VAULT_ID, "\ud800"]) },
+          undefined,
+        );
+        await assert.rejects(sent(listProps), refusedName("vaultGroupIds[1]", 1));
+      });
+
+      it("a VaultAddress's name from another resource's output is refused the same way", async () => {
+        const [, props] = dynamicResourceArgs(
+          vaultAddressResource,
+          "a",
+          { vaultId: pulumi.output(VAULT_ID), name: pulumi.output("Treasury").apply((n) => `${n} \udc00`) },
+          undefined,
+        );
+        await assert.rejects(
+          sent(props),
+          /VaultAddress "a": name must be well-formed Unicode text: position 10 is a lone surrogate \(U\+DC00\)/,
+        );
+      });
+
+      it("a well-formed Output, Promise or secret passes unchanged, and a secret stays secret", async () => {
+        const [, props] = dynamicResourceArgs(
+          vaultResource,
+          "v",
+          {
+            name: pulumi.secret("Treasury 💰"),
+            type: Promise.resolve("evm"),
+            vaultGroupIds: [pulumi.output(VAULT_ID)],
+          },
+          undefined,
+        );
+        const name = props.name as pulumi.Output<string>;
+        assert.equal(await pulumi.isSecret(name), true);
+        assert.equal(await resolvedValue(name), "Treasury 💰");
+        const values = await sent(props);
+        assert.equal(values.type, "evm");
+        assert.deepEqual(values.vaultGroupIds, [VAULT_ID]);
+        const plain = pulumi.output("Treasury");
+        const [, plainProps] = dynamicResourceArgs(
+          vaultResource,
+          "v",
+          { name: plain, type: "evm" },
+          undefined,
+        );
+        assert.equal(await pulumi.isSecret(plainProps.name as pulumi.Output<string>), false);
+        assert.equal(await resolvedValue(plainProps.name as pulumi.Output<string>), "Treasury");
+      });
     });
 
     it("check refuses a lone surrogate and a replacement character (what a lone surrogate may arrive as)", async () => {

@@ -13,6 +13,7 @@ import {
   fixtureStack,
   messagesFixtureDir,
   startTestEmulator,
+  stateResources,
   type TestEmulator,
   VAULT_TYPE,
 } from "../support/e2e-custody";
@@ -140,6 +141,33 @@ describe("bad inputs fail at preview and name the property (real engine, emulato
         );
         // What the name would have become on the way.
         assert.deepEqual(await apiVaultsNamed(emulator.client, ["e2e-bad abc", "e2e-bad ab"]), []);
+      });
+    }
+
+    for (const nameAs of ["output", "promise", "secret"] as const) {
+      it(`a lone surrogate in a name given as ${nameAs === "output" ? "an" : "a"} ${nameAs} fails the up by name and rule, in one line; nothing is created`, async () => {
+        const name = `e2e-bad ${nameAs} ab\ud800c`;
+        await declare(stack, { vaults: { lone: { name, type: "evm", nameAs } } });
+        const { failed, output } = await cliOutput(stack, ["up", "--yes", "--skip-preview"]);
+        assert.ok(failed, output);
+        assertReadable(output);
+        assert.doesNotMatch(output, /INTERNAL|invalid UTF-8|unhandled/i, output);
+        const position = Array.from(`e2e-bad ${nameAs} ab`).length + 1;
+        const rows = [...diagnosticsByRow(output).values()].filter((lines) => lines.length > 0);
+        assert.deepEqual(
+          rows,
+          [
+            [
+              `error: Vault "lone": name must be well-formed Unicode text: position ${position} is a lone surrogate (U+D800), ` +
+                "which encodes no character and cannot be sent as it is declared",
+            ],
+          ],
+          output,
+        );
+        // Neither the name declared nor what it would have become on the way.
+        const became = [`e2e-bad ${nameAs} ab\ufffdc`, `e2e-bad ${nameAs} abc`];
+        assert.deepEqual(await apiVaultsNamed(emulator.client, became), []);
+        assert.equal((await stateResources(stack, VAULT_TYPE)).size, 0);
       });
     }
 

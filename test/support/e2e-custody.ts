@@ -75,6 +75,8 @@ export interface VaultSpec {
   keyType?: string;
   vaultGroupIds?: string[];
   adoptExisting?: boolean;
+  /** How the program hands the name over: as it is (the default) or as an Output, a Promise, a secret. */
+  nameAs?: "output" | "promise" | "secret";
 }
 
 /** An address the fixture program declares (`custody-stack:addresses`); `vault` is a key of the vaults. */
