@@ -15,14 +15,24 @@
  *
  * The quota is per API user, and several programs (parallel stacks, `custody` commands, other machines) may
  * draw on it at once. The headers are the truth they share: when what is left falls by more than this client
- * sent, others use the same window, and this client's share is the part of the window's use that was its own
- * (its requests since the window began ÷ the window's count, weighted with its share of the window before, so
- * that the first answers of a window do not swing it). Each client spending only its share of what is left
- * (less a margin of 5 % of the limit, against answers that reach it late),
- * the clients together stay inside the quota instead of each spending all of it near a window's end; alone,
- * the share is 1. At the default settings, when others show in the headers (or the first answer came while more
- * requests were in flight), in-flight requests grow by one per two answers until the first window ends, so
- * that programs starting together learn their shares before they send much.
+ * sent, others use the same window, and this client's share is the part of the window's recent use that was its
+ * own: its requests against the window's count over the last fifth of the limit (or since the window's first
+ * answer), steadied by the share measured before, and the lowest of the last few measures, since a client's own
+ * answers come in runs. Measured over the recent span rather than the whole window, the share follows the others
+ * as they start and finish: a client that joins a window the others have half spent is not judged by their past,
+ * and one whose share was small takes more once they are done. Each client spending only its share of what is
+ * left (less a margin of 5 % of the limit, and at least 8 requests, against answers that reach it late), the
+ * clients together stay inside the quota instead of each spending all of it near a window's end; alone, the
+ * share is 1. Held by its share with requests in flight, a client waits for their answers rather than for the
+ * reset, as they may show that the others have finished.
+ *
+ * Each window starts with one request, whose answer says what others have already spent of it (a client wakes at
+ * the reset it computed from whole seconds, and may wake after the others); shared, the window's requests in
+ * flight then grow by one per answer until the span is counted, so that shares are measured before much is
+ * sent. At the default settings, when others show in the headers of the first window (or the first answer came
+ * while more requests were in flight, or after others'), in-flight requests grow by one per two answers until
+ * that window ends, so that programs starting together learn their shares before they send much.
+ * `sdk/test/shared-quota-simulated.test.ts` holds it to this on a virtual clock.
  */
 import { parseRateLimitReset } from "./retry-policy";
 import { realSleep, type Sleep } from "./sleep";
@@ -44,8 +54,19 @@ const SAME_WINDOW_TOLERANCE_MS = 2_000;
  * fraction of the limit: the share learned over a whole window steadies the first answers of the next.
  */
 const PRIOR_SHARE_WEIGHT = 0.25;
+/**
+ * The span of a window's count, as a fraction of the limit, over which the share is measured once the window has
+ * counted that many: the recent requests, so that the share follows the others as they start and finish within
+ * the window. In the first window, before that, the share only falls: with no window before to steady it, the
+ * answers to a burst of a client's own requests, counted one after the other, overstate it.
+ */
+const SHARE_SPAN = 0.2;
+/** How many of the latest measures of the share the limiter takes the lowest of. */
+const RECENT_MEASURES = 32;
 /** Part of the limit that clients sharing a quota leave unspent in each window, against late answers. */
 const SHARED_MARGIN = 0.05;
+/** The least that margin is, in requests: about one per client still finishing its requests in flight. */
+const MIN_SHARED_MARGIN = 8;
 
 /** Tuning of {@link RateLimiter}. */
 export interface RateLimiterOptions {
@@ -64,6 +85,9 @@ export interface RateLimiterOptions {
   /** Waiting; injectable for tests. */
   sleep?: Sleep;
 }
+
+/** What one answer of the window told: its count, this client's requests up to it, and the share measured then. */
+type Sample = [counted: number, mine: number, share: number];
 
 /** The service's quota as its `x-ratelimit-*` headers announced it. */
 export interface ServiceQuota {
@@ -150,6 +174,14 @@ export class RateLimiter {
   #measuredShare = 1;
   /** Whether no answer has told of the current window yet (its first answer sets the share afresh). */
   #windowFresh = true;
+  /** What each answer of the current window told, in the order they came: where a span starts. */
+  #samples: Sample[] = [];
+  /**
+   * Requests of the current window that may be in flight at once: one until its first answer, then, when the
+   * quota is shared, one more per answer until the window has counted the span, so that shares are measured
+   * before much is sent.
+   */
+  #windowCap = Number.POSITIVE_INFINITY;
   /** The share at the end of the window before (the weight of the first answers of a window). */
   #priorShare = 1;
   /**
@@ -219,6 +251,8 @@ export class RateLimiter {
       this.#remaining = q.remaining;
       this.#resetAt = resetAt;
       this.#windowFirstTicket = own;
+      this.#samples = [];
+      if (!first) this.#windowCap = 1;
     } else if (resetAt > this.#resetAt - windowMs + tolerance) {
       // The same window: what is left only shrinks (an answer that arrives late says more than is true now),
       // and this request was counted in it.
@@ -232,20 +266,46 @@ export class RateLimiter {
     this.#quota = { limit: q.limit, windowMs };
     fresh ||= this.#windowFresh;
     this.#windowFresh = false;
+    const span = Math.max(1, Math.ceil(SHARE_SPAN * q.limit));
+    this.#windowCap = q.limit - q.remaining >= span ? Number.POSITIVE_INFINITY : this.#windowCap + 1;
     // The share: this client's requests counted up to this one, against the window's count so far.
     const counted = Math.max(1, q.limit - q.remaining);
     const mine = Math.min(counted, Math.max(1, own - this.#windowFirstTicket + 1));
     if (first) {
-      this.#priorShare = mine / counted;
-      // Requests sent with this one may meet others' that the service has not counted yet.
-      this.#startUnsure = this.#inFlight > 0;
+      // Requests sent with this one, or the others' that the window counted before it, make its share unsure:
+      // what a window counted before a client's first answer is the others' past, not their pace now, so the
+      // share is measured from this answer on, while requests in flight grow one per two answers.
+      this.#startUnsure = this.#inFlight > 0 || counted > mine;
       this.#startBurstLast = this.#tickets;
+      // For the window after, the measure of the whole window stands until better ones come.
+      this.#priorShare = this.#measuredShare = mine / counted;
+      this.#samples.push([counted, mine, 1]);
+      this.#share = 1;
+      if (counted > mine) this.#othersSeen = true;
+      this.#startCap += 0.5;
+      return;
     }
+    // The share over the recent span: since the latest answer that counted at least `span` fewer, or else
+    // since the window's first answer (or its start), steadied by the share measured then.
+    let base: Sample = this.#samples[0] ?? [0, 0, this.#priorShare];
+    for (const sample of this.#samples)
+      if (sample[0] <= counted - span && sample[0] >= base[0]) base = sample;
     // No window before the first: its share is what its answers measure.
     const weight = this.#startCap === Number.POSITIVE_INFINITY ? PRIOR_SHARE_WEIGHT * q.limit : 0;
-    const share = Math.min(1, (mine + weight * this.#priorShare) / (counted + weight));
-    // The answers to a burst counted first overstate the share: within a window, it only falls.
-    this.#share = fresh ? share : Math.min(this.#share, share);
+    const share = Math.min(
+      1,
+      (Math.max(0, mine - base[1]) + weight * base[2]) / (counted - base[0] + weight),
+    );
+    // In the first window, with no share of a window before to steady it, the answers to a burst counted first
+    // overstate the share: there it only falls until the span has been counted.
+    this.#samples.push([counted, mine, share]);
+    if (weight === 0 && counted < span && !fresh) this.#share = Math.min(this.#share, share);
+    else {
+      // The lowest of the last few measures: this client's own answers come in runs (its requests in flight
+      // are counted one after the other), and a run measured alone overstates the share.
+      const recent = this.#samples.slice(-RECENT_MEASURES).map((sample) => sample[2]);
+      this.#share = Math.min(...recent);
+    }
     this.#measuredShare = share;
     if (counted > mine) this.#othersSeen = true;
     // Every request of the first burst counted, and none of others among them: this client is alone.
@@ -320,7 +380,7 @@ export class RateLimiter {
     if (this.#share >= 1 || remaining < 1) return remaining - this.#inFlight;
     // With others, a margin of the window stays unspent: their answers reach each client late, by more on a
     // loaded machine, and what each believes is left is that much too high.
-    const margin = Math.ceil(SHARED_MARGIN * (this.#quota?.limit ?? 0));
+    const margin = Math.max(MIN_SHARED_MARGIN, Math.ceil(SHARED_MARGIN * (this.#quota?.limit ?? 0)));
     // At least one request a window, so that a client whose share rounds to nothing still learns it again.
     const sentInWindow = this.#tickets >= this.#windowFirstTicket;
     const share = Math.floor(this.#share * Math.max(0, remaining - margin));
@@ -379,8 +439,17 @@ export class RateLimiter {
       // At the default settings, once others show in the headers (or the first answer came while more requests
       // were in flight), in-flight requests grow by one per two answers until the first window ends, so programs
       // starting together learn their shares before they send much.
-      if (this.followServiceQuota && this.#inFlight > 0) {
-        if (this.#quota && (this.#share < 1 || this.#startUnsure) && this.#inFlight >= this.#startCap) {
+      if (this.followServiceQuota && this.#inFlight > 0 && this.#quota) {
+        if ((this.#share < 1 || this.#startUnsure) && this.#inFlight >= this.#startCap) {
+          await this.#nextAnswer(signal);
+          continue;
+        }
+        // A new window: until its first answer, what others may have spent of it already (a client that wakes at
+        // the reset it computed, in whole seconds, may wake after them) is unknown, so one request goes and asks;
+        // shared, the window's requests in flight then grow by one per answer until its span is counted.
+        const ofThisWindow = this.#tickets - this.#windowFirstTicket + 1;
+        const cap = this.#windowFresh ? 1 : this.#share < 1 ? this.#windowCap : Number.POSITIVE_INFINITY;
+        if (now < this.#resetAt && ofThisWindow > 0 && Math.min(ofThisWindow, this.#inFlight) >= cap) {
           await this.#nextAnswer(signal);
           continue;
         }
@@ -391,11 +460,21 @@ export class RateLimiter {
           // The window has reset: a fresh quota, less what is still in flight. Answers correct the reset time.
           this.#endWindow();
           this.#windowFresh = true;
+          this.#windowCap = 1;
           this.#remaining = this.#quota.limit;
           this.#windowFirstTicket = this.#tickets + 1;
           this.#resetAt = now + this.#quota.windowMs;
+          this.#samples = [];
         }
-        if (this.#budget(this.#remaining) < 1) waitMs = this.#resetAt - now;
+        if (this.#budget(this.#remaining) < 1) {
+          // Shared, requests in flight hold part of the budget, and their answers may show that the others
+          // have slowed or finished: wait for one. Alone, or with none in flight, only the reset brings more.
+          if (this.#inFlight > 0 && this.#share < 1) {
+            await this.#nextAnswer(signal);
+            continue;
+          }
+          waitMs = this.#resetAt - now;
+        }
       }
       if (this.#bucketApplies()) {
         this.#refill();
