@@ -24,4 +24,8 @@ DIR="$dir" PULUMI_SDK_VERSION="$(cd "$REPO_ROOT" && node -p 'require("@pulumi/pu
     "pulumi-custody": tarball("pulumi-custody-0"),
   };
   fs.writeFileSync(file, JSON.stringify(manifest, null, 2) + "\n");'
+# A tarball of the same name and version as the one installed before counts as installed already: npm keeps the
+# old files (and the lockfile their checksum). What was installed from packages/ goes, so that a rebuilt checkout
+# is what the program runs.
+rm -rf "$dir/node_modules/pulumi-custody" "$dir/node_modules/@pulumi-custody" "$dir/package-lock.json"
 (cd "$dir" && npm install --prefer-offline --no-audit --no-fund --loglevel=error >/dev/null)

@@ -4,7 +4,9 @@
  * package's output.
  */
 import { strict as assert } from "node:assert";
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 
 const root = path.resolve(__dirname, "..", "..", "..");
@@ -57,6 +59,28 @@ describe("the build", () => {
       const installed = path.join(root, "node_modules", manifest(workspace).name);
       assert.ok(fs.lstatSync(installed).isSymbolicLink(), `${installed} is a link`);
       assert.equal(fs.realpathSync(installed), fs.realpathSync(path.join(root, workspace)));
+    }
+  });
+});
+
+describe("scripts/install-program.sh", () => {
+  it("installs what the checkout's build is now, also over an earlier install of the same version", function () {
+    // One install of @pulumi/pulumi (from npm's cache once fetched), then a second of the two packed packages.
+    this.timeout(600_000);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "custody-install-program-"));
+    try {
+      const install = () =>
+        execFileSync("bash", [path.join(root, "scripts", "install-program.sh"), dir], { stdio: "pipe" });
+      install();
+      // An install of an earlier build: its files differ from what the checkout packs now.
+      const installed = path.join(dir, "node_modules", "@pulumi-custody", "sdk", "package.json");
+      const built = fs.readFileSync(path.join(root, "sdk", "package.json"), "utf8");
+      assert.equal(fs.readFileSync(installed, "utf8"), built);
+      fs.writeFileSync(installed, built.replace('"name"', '"earlierBuild": true, "name"'));
+      install();
+      assert.equal(fs.readFileSync(installed, "utf8"), built, "the earlier build's files are replaced");
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });
