@@ -19,6 +19,8 @@ const manifest = (dir: string) =>
 
 function* symlinksUnder(dir: string): Generator<string> {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    // npm's own links in a project installed under dist/ (the benchmarks' programs) are not the build's.
+    if (entry.name === "node_modules") continue;
     const full = path.join(dir, entry.name);
     if (entry.isSymbolicLink()) yield full;
     else if (entry.isDirectory()) yield* symlinksUnder(full);
