@@ -30,7 +30,16 @@ async function main(): Promise<number> {
       const figure = figures.find((f) => f.id === result.id);
       if (figure) Object.assign(result, { method: figure.method, analysis: figure.analysis ?? [] });
     }
-    await fs.promises.writeFile(MARKDOWN_FILE, renderBenchmarksMarkdown(results));
+    // Raw results of some figures only (a fresh clone's run of some): only their parts of the file change.
+    const complete = figures.every((f) => results.figures.some((r) => r.id === f.id));
+    const markdown = complete
+      ? renderBenchmarksMarkdown(results)
+      : spliceFigures(
+          await fs.promises.readFile(MARKDOWN_FILE, "utf8"),
+          renderBenchmarksMarkdown(results),
+          results.figures.map((f) => f.number),
+        );
+    await fs.promises.writeFile(MARKDOWN_FILE, markdown);
     process.stderr.write(`rendered ${MARKDOWN_FILE} from ${RESULTS_FILE}\n`);
     for (const file of await writeCharts(results)) process.stderr.write(`rendered ${file}\n`);
     return 0;
@@ -118,7 +127,10 @@ async function main(): Promise<number> {
           Object.fromEntries(figures.flatMap((f) => (f.mergePrevious ? [[f.id, f.mergePrevious]] : []))),
         );
   await writeResults(RESULTS_FILE, merged);
-  const charts = await writeCharts(run);
+  // The figures that ran, each merged with its earlier result where it keeps part of it (figures 7 and 9).
+  const ran = new Set(run.figures.map((f) => f.id));
+  const ranMerged: BenchResults = { ...merged, figures: merged.figures.filter((f) => ran.has(f.id)) };
+  const charts = await writeCharts(ranMerged);
   process.stdout.write(`\n${formatSummaryTable(results)}\n\n`);
   process.stdout.write(`results: ${RESULTS_FILE}\n`);
   for (const file of charts) process.stdout.write(`chart: ${file}\n`);
@@ -128,7 +140,7 @@ async function main(): Promise<number> {
     const markdown = !figures.every((f) => merged.figures.some((m) => m.id === f.id))
       ? spliceFigures(
           await fs.promises.readFile(MARKDOWN_FILE, "utf8"),
-          renderBenchmarksMarkdown(run),
+          renderBenchmarksMarkdown(ranMerged),
           run.figures.map((f) => f.number),
         )
       : renderBenchmarksMarkdown(merged);
