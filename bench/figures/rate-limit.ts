@@ -5,7 +5,6 @@
  * allows at least, and that many requests at the rate limit. Drawn as `bench/rate-limit.svg`.
  */
 import * as os from "node:os";
-import type { RequestLogEntry } from "@pulumi-custody/emulator";
 import { type EmulatorProcess, startEmulatorProcess } from "../support/emulator-process";
 import { BENCH_CHAIN, expectCreates, noopStack } from "../support/engine-runs";
 import {
@@ -17,6 +16,7 @@ import {
 import type { Figure, FigureContext, FigureOutcome } from "../support/figure";
 import { formatBytes, formatInt, formatMs } from "../support/format";
 import { cpuByRole, type EngineRole, engineRole, watchProcessTree } from "../support/process-tree";
+import { LOG_POLL_MS, watchRequests } from "../support/request-log";
 import {
   type Comparison,
   compare,
@@ -39,8 +39,6 @@ export const DEFAULT_SIZES = [100, 1000];
 export const DEFAULT_ADDRESS_SIZES = [100];
 const QUICK_SIZES = [20];
 const QUICK_ADDRESS_SIZES = [20];
-/** How often the emulator's request log (1,000 entries) is read while an operation runs. */
-const LOG_POLL_MS = 2000;
 
 /** The three operations measured, in order, on one stack. */
 export type Operation = "up" | "refresh" | "destroy";
@@ -275,32 +273,17 @@ async function measured(
   emulator: EmulatorProcess | undefined,
   exclude: number[],
 ): Promise<OperationRun> {
-  const seen = new Map<string, RequestLogEntry>();
-  let poll: (() => Promise<void>) | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  if (emulator) {
-    await emulator.control.setRateLimit(RATE_LIMIT); // new windows
-    await emulator.control.clearRequests();
-    let polling = false;
-    poll = async () => {
-      if (polling) return;
-      polling = true;
-      try {
-        for (const entry of await emulator.control.listRequests()) seen.set(entry.request_id, entry);
-      } finally {
-        polling = false;
-      }
-    };
-    timer = setInterval(() => void poll!().catch(() => undefined), LOG_POLL_MS);
-  }
+  const log = emulator ? await watchRequests(emulator, RATE_LIMIT) : undefined;
   const watcher = watchProcessTree(500, exclude);
   const start = nowNs();
   try {
     await fn();
-  } finally {
-    if (timer) clearInterval(timer);
+  } catch (err) {
+    await log?.stop();
+    throw err;
   }
   const ms = elapsedMs(start);
+  const requests = await log?.stop();
   const records = await watcher.stop();
   const peak = (role: EngineRole) =>
     Math.max(0, ...records.filter((r) => engineRole(r.cmdline) === role).map((r) => r.peakRssBytes));
@@ -309,18 +292,7 @@ async function measured(
     cpu: cpuByRole(records),
     peakRss: { provider: peak("provider"), cli: peak("pulumi CLI") },
   };
-  if (poll) {
-    await poll();
-    const api = [...seen.values()].filter((e) => e.path.startsWith("/api/v1/"));
-    const byRoute: Record<string, number> = {};
-    for (const e of api) {
-      const key = `${e.method} ${e.route ?? e.path}${e.status === 429 ? " (429)" : ""}`;
-      byRoute[key] = (byRoute[key] ?? 0) + 1;
-    }
-    result.requests = api.length;
-    result.refused = api.filter((e) => e.status === 429).length;
-    result.byRoute = byRoute;
-  }
+  if (requests) Object.assign(result, requests);
   return result;
 }
 

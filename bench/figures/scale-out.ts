@@ -6,7 +6,6 @@
  */
 import * as os from "node:os";
 import type { Stack } from "@pulumi/pulumi/automation";
-import type { RequestLogEntry } from "@pulumi-custody/emulator";
 import { type EmulatorProcess, startEmulatorProcess } from "../support/emulator-process";
 import { BENCH_CHAIN, noopStack } from "../support/engine-runs";
 import {
@@ -18,6 +17,7 @@ import {
 import type { Figure, FigureContext, FigureOutcome } from "../support/figure";
 import { formatInt, formatMs } from "../support/format";
 import { cpuByRole, type EngineRole, watchProcessTree } from "../support/process-tree";
+import { LOG_POLL_MS, watchRequests } from "../support/request-log";
 import {
   type Comparison,
   compare,
@@ -33,8 +33,6 @@ import { atRateLimitMs, RATE_LIMIT } from "./rate-limit";
 const LATENCY_MS = 50;
 /** Vaults per list page (`size` 0..100). */
 const PAGE = 100;
-/** How often the emulator's request log (1,000 entries) is read while an operation runs. */
-const LOG_POLL_MS = 2000;
 
 /** K stacks of n vaults each, run at once. */
 export interface StackCase {
@@ -292,39 +290,19 @@ async function measured(
   emulator: EmulatorProcess | undefined,
   exclude: number[],
 ): Promise<ParallelRun> {
-  const seen = new Map<string, RequestLogEntry>();
-  let poll: (() => Promise<void>) | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  if (emulator) {
-    await emulator.control.setRateLimit(RATE_LIMIT); // new windows
-    await emulator.control.clearRequests();
-    let polling = false;
-    poll = async () => {
-      if (polling) return;
-      polling = true;
-      try {
-        for (const entry of await emulator.control.listRequests()) seen.set(entry.request_id, entry);
-      } finally {
-        polling = false;
-      }
-    };
-    timer = setInterval(() => void poll!().catch(() => undefined), LOG_POLL_MS);
-  }
+  const log = emulator ? await watchRequests(emulator, RATE_LIMIT) : undefined;
   const watcher = watchProcessTree(500, exclude);
   const start = nowNs();
-  let settled: PromiseSettledResult<number>[];
-  try {
-    settled = await Promise.allSettled(
-      stacks.map(async (stack) => {
-        const began = nowNs();
-        await fn(stack);
-        return elapsedMs(began);
-      }),
-    );
-  } finally {
-    if (timer) clearInterval(timer);
-  }
+  // Settled, never thrown: a failed stack is a failure of the case, counted, while the others finish.
+  const settled = await Promise.allSettled(
+    stacks.map(async (stack) => {
+      const began = nowNs();
+      await fn(stack);
+      return elapsedMs(began);
+    }),
+  );
   const ms = elapsedMs(start);
+  const requests = await log?.stop();
   const records = await watcher.stop();
   const failureMessages = settled.flatMap((s) =>
     s.status === "rejected" ? [String((s.reason as Error)?.message ?? s.reason).split("\n")[0]!] : [],
@@ -336,11 +314,9 @@ async function measured(
     failureMessages,
     cpu: cpuByRole(records),
   };
-  if (poll) {
-    await poll();
-    const api = [...seen.values()].filter((e) => e.path.startsWith("/api/v1/"));
-    result.requests = api.length;
-    result.refused = api.filter((e) => e.status === 429).length;
+  if (requests) {
+    result.requests = requests.requests;
+    result.refused = requests.refused;
   }
   return result;
 }

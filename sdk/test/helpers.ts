@@ -56,6 +56,45 @@ export function testClient(
   return { client, time };
 }
 
+/** The service's side of its quota: fixed windows that restart at each reset, as docs/api-notes.md records them. */
+export class FixedWindowService {
+  windowStart: number | undefined;
+  /** Requests counted in the current window. */
+  count = 0;
+  /** Requests in all, and of those refused with 429. */
+  requests = 0;
+  refused = 0;
+  /** Requests let through in each window so far. */
+  readonly perWindow: number[] = [];
+  constructor(
+    readonly limit: number,
+    readonly windowMs: number,
+  ) {}
+
+  /** Counts one request at `now`; its answer's headers, and whether it was refused. */
+  hit(now: number): { headers: Record<string, string>; refused: boolean } {
+    if (this.windowStart === undefined || now >= this.windowStart + this.windowMs) {
+      this.windowStart = now;
+      this.count = 0;
+      this.perWindow.push(0);
+    }
+    this.count += 1;
+    this.requests += 1;
+    const refused = this.count > this.limit;
+    if (refused) this.refused += 1;
+    else this.perWindow[this.perWindow.length - 1]! += 1;
+    const resetS = (this.windowStart + this.windowMs - now) / 1000;
+    return {
+      refused,
+      headers: {
+        "x-ratelimit-limit": `${this.limit}, ${this.limit};w=${this.windowMs / 1000}`,
+        "x-ratelimit-remaining": String(Math.max(0, this.limit - this.count)),
+        "x-ratelimit-reset": String(Math.ceil(resetS)),
+      },
+    };
+  }
+}
+
 // Records shaped as the service sends them, shared with the other packages' tests.
 export {
   apiUser,

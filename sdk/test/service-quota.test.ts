@@ -5,41 +5,7 @@ import { strict as assert } from "node:assert";
 import { type LoopbackServer, startLoopbackServer } from "@pulumi-custody/testing";
 import { CustodyClient } from "../index";
 import { parseQuotaHeaders, RateLimiter } from "../transport/rate-limiter";
-import { evmVault, FakeTime, IDS, testClient } from "./helpers";
-
-/** The service's side: fixed windows that restart at each reset, as docs/api-notes.md records them. */
-class FixedWindowService {
-  windowStart: number | undefined;
-  count = 0;
-  refused = 0;
-  readonly perWindow: number[] = [];
-  constructor(
-    readonly limit: number,
-    readonly windowMs: number,
-  ) {}
-
-  /** Counts one request at `now`; its answer's headers, and whether it was refused. */
-  hit(now: number): { headers: Record<string, string>; refused: boolean } {
-    if (this.windowStart === undefined || now >= this.windowStart + this.windowMs) {
-      this.windowStart = now;
-      this.count = 0;
-      this.perWindow.push(0);
-    }
-    this.count += 1;
-    const refused = this.count > this.limit;
-    if (refused) this.refused += 1;
-    else this.perWindow[this.perWindow.length - 1]! += 1;
-    const resetS = (this.windowStart + this.windowMs - now) / 1000;
-    return {
-      refused,
-      headers: {
-        "x-ratelimit-limit": `${this.limit}, ${this.limit};w=${this.windowMs / 1000}`,
-        "x-ratelimit-remaining": String(Math.max(0, this.limit - this.count)),
-        "x-ratelimit-reset": String(Math.ceil(resetS)),
-      },
-    };
-  }
-}
+import { evmVault, FakeTime, FixedWindowService, IDS, testClient } from "./helpers";
 
 describe("sdk rate limiter: the service's quota", () => {
   it("reads x-ratelimit-limit with and without a window, remaining and reset", () => {

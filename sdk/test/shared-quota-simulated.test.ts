@@ -4,6 +4,7 @@
 // answers are 429, whatever the machine's load.
 import { strict as assert } from "node:assert";
 import { RateLimiter } from "../transport/rate-limiter";
+import { FixedWindowService } from "./helpers";
 
 /** A virtual clock: `sleep` resolves when the simulation reaches its time; nothing waits for real. */
 class VirtualClock {
@@ -31,37 +32,6 @@ class VirtualClock {
       this.nowMs = Math.max(this.nowMs, next.at);
       next.resolve();
     }
-  }
-}
-
-/** The service: fixed windows that restart at each reset, as the real one and the emulator count them. */
-class FixedWindowService {
-  windowStart: number | undefined;
-  count = 0;
-  requests = 0;
-  refused = 0;
-  constructor(
-    readonly limit: number,
-    readonly windowMs: number,
-  ) {}
-
-  hit(now: number): { headers: Record<string, string>; refused: boolean } {
-    if (this.windowStart === undefined || now >= this.windowStart + this.windowMs) {
-      this.windowStart = now;
-      this.count = 0;
-    }
-    this.count += 1;
-    this.requests += 1;
-    const refused = this.count > this.limit;
-    if (refused) this.refused += 1;
-    return {
-      refused,
-      headers: {
-        "x-ratelimit-limit": `${this.limit}, ${this.limit};w=${this.windowMs / 1000}`,
-        "x-ratelimit-remaining": String(Math.max(0, this.limit - this.count)),
-        "x-ratelimit-reset": String(Math.ceil((this.windowStart + this.windowMs - now) / 1000)),
-      },
-    };
   }
 }
 
