@@ -12,7 +12,7 @@
  * Unknown values (previews) keep the engine's placeholder string, which the runtime already understands
  * (`provider/core/host/unknown-values.ts`).
  */
-import { UNKNOWN } from "pulumi-custody/core";
+import { maskStrings, UNKNOWN, withErrorsMasked } from "pulumi-custody/core";
 
 /** The key that marks a special value on the wire. */
 export const SIG_KEY = "4dabf18193072939515e22adb298388d";
@@ -111,25 +111,12 @@ export function protect(
   return out;
 }
 
-/** What stands in a message for a value that was secret. */
-export const SECRET_MASK = "[secret]";
-
 /**
- * The text with every secret string written as {@link SECRET_MASK}, so that an error or a check failure about a
- * vault whose name is secret names it no more than the state does. A string of under four characters is masked
- * only where it stands quoted, as the runtime's messages quote names: masking it everywhere would garble the rest.
+ * The text with every secret string of `secrets` written as `[secret]`, so that an error or a check failure about
+ * a vault whose name is secret names it no more than the state does.
  */
 export function maskSecrets(text: string, secrets: Pick<Unwrapped, "secretStrings">): string {
-  let masked = text;
-  // The longest first, so that a secret inside another is not masked half.
-  const strings = [...secrets.secretStrings].filter((s) => s !== "").sort((a, b) => b.length - a.length);
-  for (const secret of strings) {
-    masked =
-      secret.length >= 4
-        ? masked.split(secret).join(SECRET_MASK)
-        : masked.split(`"${secret}"`).join(`"${SECRET_MASK}"`);
-  }
-  return masked;
+  return maskStrings(text, secrets.secretStrings);
 }
 
 /** Runs `operation`; an error it throws leaves with its message (and reasons) masked by {@link maskSecrets}. */
@@ -137,17 +124,6 @@ export async function withSecretsMasked<T>(
   secrets: Pick<Unwrapped, "secretStrings">,
   operation: () => Promise<T>,
 ): Promise<T> {
-  try {
-    return await operation();
-  } catch (err) {
-    if (err instanceof Error && secrets.secretStrings.size > 0) {
-      err.message = maskSecrets(err.message, secrets);
-      // The stack repeats the message; the engine prints neither, but a log of the error would.
-      err.stack = `${err.name}: ${err.message}`;
-      const partial = err as { reasons?: unknown };
-      if (Array.isArray(partial.reasons))
-        partial.reasons = partial.reasons.map((r) => (typeof r === "string" ? maskSecrets(r, secrets) : r));
-    }
-    throw err;
-  }
+  if (secrets.secretStrings.size === 0) return operation();
+  return withErrorsMasked((text) => maskSecrets(text, secrets), operation);
 }

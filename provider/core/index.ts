@@ -18,6 +18,7 @@ export type { FieldReader } from "./field-tables";
 export { exitWhenEngineIsGone } from "./host/dynamic-provider-host";
 export { maskNotices, type NoticeSink, setNoticeSink } from "./host/notices";
 export { recordResourceUrn } from "./host/resource-urns";
+export { maskStrings, SECRET_MASK, withErrorsMasked } from "./host/secret-masking";
 export { UNKNOWN } from "./host/unknown-values";
 export {
   declarableImportInputs,

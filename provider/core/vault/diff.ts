@@ -4,12 +4,13 @@
  */
 import type { Vault as VaultRecord } from "@pulumi-custody/sdk";
 import { notifyUser } from "../host/notices";
+import { SECRET_MASK } from "../host/secret-masking";
 import { containsUnknown, isUnknown } from "../host/unknown-values";
 import { workingClient } from "../settings/provider-process";
 import { archivedVaultName, renamedByReplace, restorable, vaultsNamed } from "./acquire";
 import { checkedVaultInputs } from "./check";
 import { effectiveVaultGroupIds, sameIdSet } from "./group-ids";
-import { nameIsSecret, SECRET_NAME_MASK, shownName } from "./secret-name";
+import { nameIsSecret, shownName } from "./secret-name";
 
 /** What `diff` tells the engine (the subset of `pulumi.dynamic.DiffResult` the engine forwards). */
 export interface VaultDiff {
@@ -81,8 +82,8 @@ function restoredName(restored: VaultRecord, news: Record<string, unknown>, secr
   if (!secret) return restored.name;
   const name = String(news.name);
   if (restored.name === archivedVaultName(name, restored.id))
-    return archivedVaultName(SECRET_NAME_MASK, restored.id);
-  return SECRET_NAME_MASK;
+    return archivedVaultName(SECRET_MASK, restored.id);
+  return SECRET_MASK;
 }
 
 /**

@@ -5,11 +5,12 @@
  * `Vault` class therefore tells the provider itself: it adds the internal input {@link VAULT_NAME_IS_SECRET}
  * (only when the name is secret), which `check` keeps, `diff` ignores, and the outputs carry, so that `delete`
  * (which sees only the state) knows it too. Every notice and error about such a vault shows
- * {@link SECRET_NAME_MASK} where the name would be.
+ * {@link SECRET_MASK} where the name would be.
  *
  * The provider plugin needs none of this: it accepts secrets and masks them itself.
  */
 import { maskNotices } from "../host/notices";
+import { maskStrings, SECRET_MASK, withErrorsMasked } from "../host/secret-masking";
 import { PartialCreateError } from "../partial-create-error";
 import type { ResourceLifecycle } from "../resources";
 
@@ -19,9 +20,6 @@ import type { ResourceLifecycle } from "../resources";
  * plugin's schema does not have it.
  */
 export const VAULT_NAME_IS_SECRET = "__nameIsSecret";
-
-/** What a notice or an error shows in place of a secret name. */
-export const SECRET_NAME_MASK = "[secret]";
 
 /** Whether any of these inputs or states says that the vault's name is secret. */
 export function nameIsSecret(...props: readonly Record<string, unknown>[]): boolean {
@@ -33,26 +31,9 @@ export function nameSecrecy(secret: boolean): Record<string, true> {
   return secret ? { [VAULT_NAME_IS_SECRET]: true } : {};
 }
 
-/** The name to print for a vault: itself, or {@link SECRET_NAME_MASK} when it is secret. */
+/** The name to print for a vault: itself, or {@link SECRET_MASK} when it is secret. */
 export function shownName(name: string, secret: boolean): string {
-  return secret ? SECRET_NAME_MASK : name;
-}
-
-/**
- * The text with each name written as {@link SECRET_NAME_MASK}. A name of under four characters is masked only
- * where it stands quoted, as the messages quote names: masking it everywhere would garble the rest.
- */
-export function maskNames(text: string, names: Iterable<string>): string {
-  let masked = text;
-  // The longest first, so that a name inside another is not masked half.
-  const sorted = [...new Set(names)].filter((n) => n !== "").sort((a, b) => b.length - a.length);
-  for (const name of sorted) {
-    masked =
-      name.length >= 4
-        ? masked.split(name).join(SECRET_NAME_MASK)
-        : masked.split(`"${name}"`).join(`"${SECRET_NAME_MASK}"`);
-  }
-  return masked;
+  return secret ? SECRET_MASK : name;
 }
 
 /**
@@ -76,21 +57,9 @@ export async function withSecretNameMasked<T>(
   for (const name of names) secretNamesSeen.add(name);
   if (!masking) {
     masking = true;
-    maskNotices((message) => maskNames(message, secretNamesSeen));
+    maskNotices((message) => maskStrings(message, secretNamesSeen));
   }
-  try {
-    return await operation();
-  } catch (err) {
-    if (err instanceof Error) {
-      err.message = maskNames(err.message, names);
-      // The stack repeats the message; the host prints it with the error.
-      err.stack = `${err.name}: ${err.message}`;
-      const partial = err as { reasons?: unknown };
-      if (Array.isArray(partial.reasons))
-        partial.reasons = partial.reasons.map((r) => (typeof r === "string" ? maskNames(r, names) : r));
-    }
-    throw err;
-  }
+  return withErrorsMasked((text) => maskStrings(text, names), operation);
 }
 
 /** `outs` with the flag of `from` (its inputs or state) added when the name is secret. */
@@ -112,7 +81,7 @@ export function withSecretNames(lifecycle: ResourceLifecycle): ResourceLifecycle
       const names = typeof news.name === "string" ? [news.name] : [];
       return {
         ...result,
-        failures: result.failures.map((f) => ({ ...f, reason: maskNames(f.reason, names) })),
+        failures: result.failures.map((f) => ({ ...f, reason: maskStrings(f.reason, names) })),
       };
     },
     diff: (id, olds, news) => withSecretNameMasked([olds, news], () => lifecycle.diff(id, olds, news)),
