@@ -7,6 +7,7 @@
  * - the resource type lists of the policy pack and of `custody review`.
  */
 import type { z } from "zod";
+import { refusedInProgram } from "./inputs/well-formed";
 import { providerClient } from "./settings/provider-process";
 import { checkedVaultInputs, checkVault, VAULT_INPUTS, vaultInputsSchema } from "./vault/check";
 import { createVault } from "./vault/create";
@@ -104,11 +105,22 @@ function descriptor(
   kind: CustodyResourceKind,
   rest: Omit<ResourceDescriptor, "kind" | "dynamicType" | "pluginType">,
 ): ResourceDescriptor {
+  const { check } = rest.lifecycle;
   return {
     kind,
     dynamicType: `pulumi-nodejs:dynamic/${DYNAMIC_RESOURCE_MODULE}:${kind}`,
     pluginType: `${PLUGIN_PACKAGE}:index:${kind}`,
     ...rest,
+    lifecycle: {
+      ...rest.lifecycle,
+      // An input the program refused once it resolved arrives as its reason (./inputs/well-formed.ts): it fails
+      // here, as any bad input does, and is not validated further.
+      check: async (olds, news) => {
+        const refused = refusedInProgram(news);
+        if (refused.length === 0) return check(olds, news);
+        return { inputs: news, failures: refused.map((reason) => ({ property: "", reason })) };
+      },
+    },
   };
 }
 

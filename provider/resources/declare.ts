@@ -1,6 +1,6 @@
 /** What the dynamic resource classes derive from the resources' descriptors (provider/core/resources.ts). */
 import * as pulumi from "@pulumi/pulumi";
-import { IllFormedInputError, refuseIllFormedInputs } from "../core/inputs/well-formed";
+import { IllFormedInputError, refusedInput, refuseIllFormedInputs } from "../core/inputs/well-formed";
 import { DYNAMIC_RESOURCE_MODULE, type ResourceDescriptor } from "../core/resources";
 import { withoutPromiseStacks } from "./promise-stacks";
 import { loadBuiltinsQuietly } from "./quiet-builtins";
@@ -35,7 +35,8 @@ export type DynamicResourceArgs = [
  * @throws {pulumi.RunError} for an input that cannot reach the engine as declared (a lone surrogate): only
  *   here, in the program, can it still be seen (../core/inputs/well-formed.ts). A `RunError`, so that the
  *   program's host prints its message alone, in one line, without a stack trace. An input given as an Output or
- *   a Promise is checked once it resolves, before it is sent: its registration then fails with the same error.
+ *   a Promise is checked once it resolves, before it is sent: the reason is sent in its place, and the
+ *   provider's `check` fails the resource with it, on the resource's row.
  */
 export function dynamicResourceArgs(
   descriptor: ResourceDescriptor,
@@ -43,14 +44,13 @@ export function dynamicResourceArgs(
   inputs: Record<string, unknown>,
   opts: pulumi.CustomResourceOptions | undefined,
 ): DynamicResourceArgs {
-  const refuse = (checked: Record<string, unknown>) => {
-    try {
-      refuseIllFormedInputs(descriptor.kind, name, checked);
-    } catch (err) {
-      throw err instanceof IllFormedInputError ? new IllFormedInputRunError(err.message) : err;
-    }
-  };
-  refuse(inputs);
+  try {
+    refuseIllFormedInputs(descriptor.kind, name, inputs);
+  } catch (err) {
+    throw err instanceof IllFormedInputError ? new IllFormedInputRunError(err.message) : err;
+  }
+  const refuse = (path: string, resolved: unknown) =>
+    refuseIllFormedInputs(descriptor.kind, name, { [path]: resolved });
   const guarded: Record<string, unknown> = {};
   // Each Output made here costs promises with stacks, as the base constructor's do (./promise-stacks.ts).
   const restore = withoutPromiseStacks();
@@ -63,45 +63,40 @@ export function dynamicResourceArgs(
   return [name, declaredProps(descriptor, guarded), opts, DYNAMIC_RESOURCE_MODULE, descriptor.kind];
 }
 
-/**
- * A `RunError` whose message stays as written. The SDK prefixes `error serializing property "<key>": ` to the
- * message of an error raised while it serializes an input (`serializePropertiesReturnDeps` in
- * `@pulumi/pulumi/runtime/rpc.js`); this message names the input already, and reads as the plain path's does.
- */
+/** A `RunError`, so that the program's host prints the message alone, in one line. */
 class IllFormedInputRunError extends pulumi.RunError {
   constructor(message: string) {
     super(message);
-    Object.defineProperty(this, "message", {
-      get: () => message,
-      // Ignored, not refused: the SDK assigns in strict mode, where a refusal would throw another error.
-      set: () => {},
-      configurable: true,
-    });
-    // No frames. The program's host prints none for a RunError, but formats them all the same, in colour
-    // (`defaultErrorMessage` in `@pulumi/pulumi/cmd/run/error.js`), and given a frame of the SDK as its source
-    // maps name it (`node_modules/@pulumi/output.ts`, in every error raised in an `apply`), Node 20's
-    // `util.inspect` grows the text until it fails, some 15 s later: the message waited that long.
+    // The host prints no frames for a RunError, but formats them all the same (`defaultErrorMessage` in
+    // `@pulumi/pulumi/cmd/run/error.js`); without them, nothing is formatted that is not shown.
     this.stack = `${this.name}: ${message}`;
   }
 }
 
 /**
  * `value` with every Output and Promise in it (at the top, or in a list or a plain object) replaced by an Output
- * that runs `refuse` on what it resolves to, keyed by its path (`name`, `vaultGroupIds[1]`); any other value is
- * returned as it is (the caller has checked it). The SDK resolves these while it serializes the inputs, so a
- * refusal fails the registration: nothing is sent. `apply` keeps the secretness and the dependencies of the
- * value, and skips values unknown during a preview (they are checked in the update, once known).
+ * that checks what it resolves to with `refuse`, keyed by its path (`name`, `vaultGroupIds[1]`); any other value
+ * is returned as it is (the caller has checked it). A refused value is sent as its reason
+ * (`refusedInput`), never as it is. The registration itself does not fail: that would reject every output of
+ * the resource, and Node 22 and later would print a warning for each one the stack's outputs await later.
+ * `apply` keeps the secretness and the dependencies of the value, and skips values unknown during a preview
+ * (they are checked in the update, once known).
  */
 function checkedWhenResolved(
   value: unknown,
   path: string,
-  refuse: (inputs: Record<string, unknown>) => void,
+  refuse: (path: string, resolved: unknown) => void,
 ): unknown {
   if (isDeferred(value)) {
     // `Unwrap<unknown>` is `never`: the value's type is not known here.
     const output = pulumi.output(value) as pulumi.Output<unknown>;
     return output.apply((resolved) => {
-      refuse({ [path]: resolved });
+      try {
+        refuse(path, resolved);
+      } catch (err) {
+        if (err instanceof IllFormedInputError) return refusedInput(err);
+        throw err;
+      }
       // What resolved may still hold an Output (a Promise of a list of Outputs).
       return checkedWhenResolved(resolved, path, refuse);
     });

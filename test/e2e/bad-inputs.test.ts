@@ -145,25 +145,22 @@ describe("bad inputs fail at preview and name the property (real engine, emulato
     }
 
     for (const nameAs of ["output", "promise", "secret"] as const) {
-      it(`a lone surrogate in a name given as ${nameAs === "output" ? "an" : "a"} ${nameAs} fails the up by name and rule, in one line; nothing is created`, async () => {
+      it(`a lone surrogate in a name given as ${nameAs === "output" ? "an" : "a"} ${nameAs} fails the preview by name and rule, in one line on the resource's row; nothing is created`, async () => {
         const name = `e2e-bad ${nameAs} ab\ud800c`;
         await declare(stack, { vaults: { lone: { name, type: "evm", nameAs } } });
-        const { failed, output } = await cliOutput(stack, ["up", "--yes", "--skip-preview"]);
-        assert.ok(failed, output);
-        assertReadable(output);
-        assert.doesNotMatch(output, /INTERNAL|invalid UTF-8|unhandled/i, output);
         const position = Array.from(`e2e-bad ${nameAs} ab`).length + 1;
-        const rows = [...diagnosticsByRow(output).values()].filter((lines) => lines.length > 0);
-        assert.deepEqual(
-          rows,
-          [
-            [
-              `error: Vault "lone": name must be well-formed Unicode text: position ${position} is a lone surrogate (U+D800), ` +
-                "which encodes no character and cannot be sent as it is declared",
-            ],
-          ],
-          output,
-        );
+        const refusal =
+          `error: ${VAULT_TYPE} resource 'lone' has a problem: name must be well-formed Unicode text: ` +
+          `position ${position} is a lone surrogate (U+D800), which encodes no character and cannot be sent as it is declared`;
+        for (const command of [["preview"], ["up", "--yes", "--skip-preview"]]) {
+          const { failed, output } = await cliOutput(stack, command);
+          assert.ok(failed, output);
+          assertReadable(output);
+          // Nothing else: no warning of the program's runtime, no unhandled error, no raw value.
+          assert.doesNotMatch(output, /INTERNAL|invalid UTF-8|unhandled|Warning|__refusedInProgram/i, output);
+          const rows = [...diagnosticsByRow(output).entries()].filter(([, lines]) => lines.length > 0);
+          assert.deepEqual(rows, [[`${VAULT_TYPE} lone`, [refusal]]], output);
+        }
         // Neither the name declared nor what it would have become on the way.
         const became = [`e2e-bad ${nameAs} ab\ufffdc`, `e2e-bad ${nameAs} abc`];
         assert.deepEqual(await apiVaultsNamed(emulator.client, became), []);

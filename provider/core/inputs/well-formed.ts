@@ -11,6 +11,8 @@ import { LONE_SURROGATE, shownText } from "./shown";
 export class IllFormedInputError extends Error {
   /** The input at fault, as the program spells it (`name`, `vaultGroupIds[1]`). */
   readonly property: string;
+  /** The input and the rule, without the resource: what a check failure of the resource says. */
+  readonly reason: string;
   /**
    * @param kind - the resource kind (`Vault`)
    * @param resourceName - the Pulumi resource name
@@ -21,6 +23,7 @@ export class IllFormedInputError extends Error {
     super(`${kind} "${shownText(resourceName)}": ${property} ${rule}`);
     this.name = "IllFormedInputError";
     this.property = property;
+    this.reason = `${property} ${rule}`;
     // The program's host prints the stack of an uncaught error: the message is the whole of it.
     this.stack = `${this.name}: ${this.message}`;
   }
@@ -81,4 +84,34 @@ export function refuseIllFormedInputs(
         "which encodes no character and cannot be sent as it is declared",
     );
   }
+}
+
+/**
+ * The key of what a program sends in place of an input it refused once the input resolved (an Output or a
+ * Promise): `{ "__refusedInProgram": "<reason>" }`. The refusal then reaches the engine as any bad input does,
+ * and `check` fails the resource with the reason ({@link refusedInProgram}). Failing the registration in the
+ * program instead would reject every output of the resource, which Node 22 and later report with warnings
+ * before the error once the stack's outputs await them.
+ */
+export const REFUSED_IN_PROGRAM = "__refusedInProgram";
+
+/** What a program sends in place of an input it refused: see {@link REFUSED_IN_PROGRAM}. */
+export function refusedInput(err: IllFormedInputError): Record<string, string> {
+  return { [REFUSED_IN_PROGRAM]: err.reason };
+}
+
+/** The reasons of the inputs the program refused and sent as {@link refusedInput}, anywhere in `inputs`. */
+export function refusedInProgram(inputs: Record<string, unknown>): string[] {
+  const reasons: string[] = [];
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item);
+    } else if (value !== null && typeof value === "object") {
+      const reason = (value as Record<string, unknown>)[REFUSED_IN_PROGRAM];
+      if (typeof reason === "string") reasons.push(reason);
+      else for (const item of Object.values(value)) visit(item);
+    }
+  };
+  for (const [key, value] of Object.entries(inputs)) if (key !== "__provider") visit(value);
+  return reasons;
 }
