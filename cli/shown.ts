@@ -1,10 +1,18 @@
 /**
- * How a message shows text that came from the command line (a flag's value, a path): with its control
- * characters escaped, so that an argument cannot rewrite the terminal or a CI log (an ANSI escape, a carriage
- * return, a bidi override), and cut to a bounded length, so that a pasted blob does not flood the log. What
- * `pulumi` printed is shown without the secrets the command was given ({@link withoutSecrets}).
+ * How a message shows text that came from the command line (a flag's value, a path): by the provider's one rule
+ * (`pulumi-custody/core`), with its control characters escaped, so that an argument cannot rewrite the terminal
+ * or a CI log (an ANSI escape, a carriage return, a bidi override), and cut to a bounded length, so that a pasted
+ * blob does not flood the log. What `pulumi` printed is shown without the secrets the command was given
+ * ({@link withoutSecrets}).
  */
 import * as path from "node:path";
+import {
+  shownText as coreShownText,
+  shownValue as coreShownValue,
+  escapeControls,
+} from "pulumi-custody/core";
+
+export { escapeControls };
 
 /** How many characters of a value a message shows at most (an ellipsis marks the cut). */
 export const SHOWN_VALUE_MAX = 60;
@@ -12,57 +20,17 @@ export const SHOWN_VALUE_MAX = 60;
 /** How many characters of a path a message shows at most (cut in the middle: its start and its file stay). */
 export const SHOWN_PATH_MAX = 120;
 
-// C0, DEL and C1 (\p{Cc}), the line and paragraph separators, and the bidi marks, embeddings, overrides and
-// isolates, which reorder what a terminal shows.
-const UNSAFE = /[\p{Cc}\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
-
-const NAMED: Readonly<Record<string, string>> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
-
-/** One character as a message shows it: itself, or its escape (`\x1b`, `\n`, `\u202e`). */
-function escapeChar(char: string): string {
-  if (!UNSAFE.test(char)) return char;
-  const named = NAMED[char];
-  if (named) return named;
-  const code = char.codePointAt(0) ?? 0;
-  return code <= 0xff
-    ? `\\x${code.toString(16).padStart(2, "0")}`
-    : `\\u${code.toString(16).padStart(4, "0")}`;
-}
-
 /**
- * `text` with every control character escaped (`\x1b`, `\r`, `\u202e`); `keep` lists characters left as they
- * are (a multi-line message keeps its newlines).
- */
-export function escapeControls(text: string, keep = ""): string {
-  let out = "";
-  for (const char of text) out += keep.includes(char) ? char : escapeChar(char);
-  return out;
-}
-
-/** The escaped characters of `text`, as many as fit in `max` characters, then `…` if any were left out. */
-function clipped(text: string, max: number, escaped: (char: string) => string): string {
-  let out = "";
-  for (const char of text) {
-    const shown = escaped(char);
-    // An escape is never cut in two.
-    if (out.length + shown.length > max) return `${out}…`;
-    out += shown;
-  }
-  return out;
-}
-
-/**
- * A value as a message shows it, in double quotes: control characters, quotes and backslashes escaped, at
- * most `max` characters of it (then `…`).
+ * A value as a message shows it, in double quotes, by the provider's one rule (`pulumi-custody/core`): control
+ * characters, quotes and backslashes escaped, at most `max` characters of it (then `…`).
  */
 export function shownValue(value: string, max = SHOWN_VALUE_MAX): string {
-  const quotedChar = (char: string) => (char === '"' || char === "\\" ? `\\${char}` : escapeChar(char));
-  return `"${clipped(value, max, quotedChar)}"`;
+  return coreShownValue(value, max);
 }
 
 /** Text (a name, a pattern, a reason) as a message shows it, unquoted: escaped, at most `max` characters. */
 export function shownText(text: string, max = SHOWN_VALUE_MAX): string {
-  return clipped(text, max, escapeChar);
+  return coreShownText(text, max);
 }
 
 /**

@@ -26,7 +26,7 @@ export {
   importedVaultInputs,
 } from "./inputs/imported";
 export { ADOPT_ONLY_VAULT_TYPES } from "./inputs/schemas";
-export { printsAsIs, shownValue } from "./inputs/shown";
+export { escapeControls, printsAsIs, shownText, shownValue } from "./inputs/shown";
 export { PartialCreateError } from "./partial-create-error";
 export {
   type ExportedDeployment,

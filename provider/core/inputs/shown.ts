@@ -2,8 +2,7 @@
  * How the provider's messages show a value that came from a program, the stack config or the environment: with
  * control characters escaped (a CR/LF would forge a line of the output, an ANSI escape or a bidi override would
  * rewrite what a terminal shows) and cut to a bounded length, so that a pasted blob does not flood the log. The
- * one helper for every message of the provider and the plugin; the CLI has its own (cli/shown.ts), which the
- * provider must not depend on.
+ * one rule for every message of the provider, the plugin and the command line (`pulumi-custody/core`).
  */
 
 /** How many characters of a value a message shows at most (an ellipsis marks the cut). */
@@ -90,7 +89,11 @@ export function printsAsIs(value: unknown): boolean {
   return (JSON.stringify(value) ?? "").length <= PRINTED_INPUT_MAX;
 }
 
-/** `text` with every control character escaped, whatever its length (a reason of our own may be long). */
-export function escapeControls(text: string): string {
-  return clipped(text, Number.POSITIVE_INFINITY, escapeChar);
+/**
+ * `text` with every control character escaped, whatever its length (a reason of our own may be long).
+ * @param keep - characters left as they are (a multi-line message keeps its newlines)
+ */
+export function escapeControls(text: string, keep = ""): string {
+  const escaped = (char: string) => (keep.includes(char) ? char : escapeChar(char));
+  return clipped(text, Number.POSITIVE_INFINITY, escaped);
 }
