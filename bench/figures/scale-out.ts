@@ -142,13 +142,23 @@ export const scaleOutFigure: Figure = {
       "than the reset, and starts each window with one request that asks what the others have spent of it " +
       '(docs/scaling.md, "Parallel jobs on one API user"). `sdk/test/shared-quota-simulated.test.ts` holds it ' +
       "to the windows the requests need on a virtual clock, where the old limiter took 180 s.",
-    "**At 1,000 vaults** (the same day), one stack took 313.7 s for `up` and 307.7 s for `destroy`, four stacks " +
-      "of 250 316.6 s and 308.9 s, against 300 s of writes at the limit, with no 429 in 2,014 and 2,056 " +
-      "requests: the limit paces both. What splitting changed is the engine's own work: the CLIs used 27.9 s " +
-      "of CPU during the four stacks' `up` against 84.4 s for the one stack, because the checkpoint work, which " +
-      "grows with the square of a stack's size, is a sixteenth per stack of 250 (a quarter in all). That is the " +
-      "part that makes one stack of 5,000 miss its target (figure 7: 1,815 s where the writes take 1,500 s); " +
-      "5,000 as 5 stacks of 1,000 is not measured yet.",
+    "**At 1,000 vaults**, one stack took 313.7 s for `up` and 307.7 s for `destroy`, and 2, 4 and 8 stacks " +
+      "327.9, 316.6 and 333.0 s for `up` and 307.5, 308.9 and 312.2 s for `destroy`, against 300 s of writes " +
+      "at the limit, with no 429 in any case (1 × 1000 and 4 × 250 on 28 November; 2 × 500 and 8 × 125 on 29 " +
+      "November, while the run of 5 × 1000 went on beside them on the same 2 cores, each run with its own " +
+      "emulator and limit). The limit paces every case alike; what spreads them is when the last stacks end " +
+      "against a window's reset (at 8 × 125, three stacks ended at 271 s and five just after the next reset, " +
+      "at 331 to 333 s). What splitting changes is the engine's own work: the CLIs used 84.4 s of CPU during " +
+      "the `up` of one stack, 43.3 s for two, 27.9 s for four and 29.0 s for eight, because the checkpoint " +
+      "work, which grows with the square of a stack's size, falls as 1/K in all, until the fixed cost of each " +
+      "`pulumi` process takes over.",
+    "**At 5,000 vaults**, five stacks of 1,000 took 1,631.8 s for `up` (1.09× the 1,500 s of writes at the limit; " +
+      "target 1.10×) and 1,592.4 s for `destroy`, with 5,010 requests and no 429, every command exiting 0 and " +
+      "5,000 distinct vaults (29 November; its `up` ran while the run of 2 × 500 and 8 × 125 went on beside " +
+      "it). One stack of 5,000 is not in this run: its no-op floor alone takes " +
+      "over 20 minutes per operation, and the case takes about two hours. Figure 7 measured it on 27 November " +
+      "with the same emulator, latency, limit and `--parallel`: 1,815.1 s for `up` (1.21×), 1,708.3 s for " +
+      "`destroy`, and 1,302.3 s for the engine's no-op `up` alone, the checkpoint work that splitting divides.",
     "**What is left.** The stacks do not start together: each `pulumi` process starts its program and " +
       "provider, and on 2 cores eight of them start over several seconds (the no-op floor of 8 × 30 takes " +
       "19.1 s for `up` where one stack of 240 takes 10.6 s). The first stacks spend the first window; at 8 × 30 " +
@@ -158,8 +168,10 @@ export const scaleOutFigure: Figure = {
       "account's vaults, 100 to a page, and finds its own among them: the API has no list of one stack's " +
       "vaults, and reading them by id would take a request each. So K stacks of n vaults send " +
       "K × (⌈K·n/100⌉ + 1) requests in all, where the table's minimum counts the pages of each stack's own " +
-      "vaults (4 × 60: 16 requests against 4); at 5 stacks of 1,000 that is 255 requests per round of " +
-      "refreshes, still about one window.",
+      "vaults (4 × 60: 16 requests against 4). At 5 stacks of 1,000 that is 255 requests per round of " +
+      "refreshes, more than one window's 200: the round took 100.6 s, where the engine alone takes 47.5 s, " +
+      "because the last pages wait for the next window; one stack of 5,000 reads its 51 pages in 22.6 s " +
+      "(figure 7). Large stacks are best refreshed a few at a time (docs/scaling.md).",
   ],
   run,
   mergePrevious: mergeCases,
