@@ -7,6 +7,7 @@
  * - the resource type lists of the policy pack and of `custody review`.
  */
 import type { z } from "zod";
+import { engineSafeFailures } from "./inputs/schemas";
 import { refusedInProgram } from "./inputs/well-formed";
 import { providerClient } from "./settings/provider-process";
 import { checkedVaultInputs, checkVault, VAULT_INPUTS, vaultInputsSchema } from "./vault/check";
@@ -118,7 +119,14 @@ function descriptor(
       check: async (olds, news) => {
         const refused = refusedInProgram(news);
         if (refused.length === 0) return check(olds, news);
-        return { inputs: news, failures: refused.map((reason) => ({ property: "", reason })) };
+        // The reason came through the program: it is escaped as every reason is.
+        return {
+          inputs: news,
+          failures: engineSafeFailures(
+            news,
+            refused.map((reason) => ({ property: "", reason })),
+          ),
+        };
       },
     },
   };

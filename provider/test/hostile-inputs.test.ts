@@ -147,6 +147,17 @@ describe("hostile inputs", () => {
         assert.equal(await pulumi.isSecret(props.name as pulumi.Output<string>), false);
       });
 
+      it("a refusal's reason reaches the engine with its control characters escaped, as every reason does", async () => {
+        assert.ok(vaultProvider.check);
+        const forged = { __refusedInProgram: "name bad\u001b[31m\r\nerror: forged line" };
+        const result = await vaultProvider.check(
+          {},
+          { name: forged, type: "evm", __provider: PROVIDER_TEXT },
+        );
+        assertRefused(result.failures ?? [], /^name bad\\x1b\[31m\\r\\nerror: forged line$/);
+        assert.doesNotMatch(result.failures?.[0].reason ?? "", RAW_CONTROL);
+      });
+
       it("inside a list, an Output with a lone surrogate is refused with its position in the list", async () => {
         const [, props] = dynamicResourceArgs(
           vaultResource,
