@@ -6,6 +6,7 @@
  * were off, and the next refresh reads the object as the service has it.
  */
 import { responseValidationIssues } from "@pulumi-custody/sdk";
+import { shownText } from "./inputs/shown";
 
 /** What an answer that broke its shape still says. */
 export interface OffShapeAnswer {
@@ -21,7 +22,8 @@ const MAX_FIELD_CHARS = 120;
 
 /**
  * `undefined` when the answer has its documented shape; else what it still says. Only the issues' field names
- * and rules are shown, never values: the sdk already removed secrets from them, and they are escaped here.
+ * and rules are shown, never values: the sdk already removed secrets from them, and they are escaped here
+ * (./inputs/shown.ts, the one escaping rule of messages).
  */
 export function offShapeAnswer(answer: unknown): OffShapeAnswer | undefined {
   const issues = responseValidationIssues(answer);
@@ -31,29 +33,11 @@ export function offShapeAnswer(answer: unknown): OffShapeAnswer | undefined {
   const id = (answer as { id?: unknown }).id;
   const described = issues.slice(0, MAX_FIELDS).map((issue) => {
     const field = issue.loc.slice(1).join(".") || "the answer as a whole";
-    return cut(`${escapeControls(field)}: ${escapeControls(issue.msg)}`);
+    return shownText(`${field}: ${issue.msg}`, MAX_FIELD_CHARS);
   });
   const more = issues.length > MAX_FIELDS ? `; and ${issues.length - MAX_FIELDS} more` : "";
   return {
     id: !idOff && typeof id === "string" && id !== "" ? id : undefined,
     fields: described.join("; ") + more,
   };
-}
-
-// C0, DEL and C1 controls, the line and paragraph separators, and the bidi marks, embeddings, overrides and
-// isolates: none may reach a terminal or a CI log from the service's answer.
-const UNSAFE = /[\p{Cc}\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
-
-/** `text` with every control character escaped (`\x1b`, `\u202e`). */
-export function escapeControls(text: string): string {
-  return text.replace(UNSAFE, (char) => {
-    const code = char.codePointAt(0) ?? 0;
-    return code <= 0xff
-      ? `\\x${code.toString(16).padStart(2, "0")}`
-      : `\\u${code.toString(16).padStart(4, "0")}`;
-  });
-}
-
-function cut(text: string): string {
-  return text.length <= MAX_FIELD_CHARS ? text : `${text.slice(0, MAX_FIELD_CHARS - 1)}…`;
 }

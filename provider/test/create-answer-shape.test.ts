@@ -179,7 +179,7 @@ describe("a create that took effect, whose answer has the wrong shape (dynamic p
     assert.equal(id, VAULT_ID);
     assert.equal(notices.length, 1, notices.join("\n"));
     assert.ok(!/\p{Cc}/u.test(notices[0]!), JSON.stringify(notices[0]));
-    assert.ok(notices[0]!.includes("smart_contract_states.evil\\x1b[31m\\x0d\\x0aname"), notices[0]);
+    assert.ok(notices[0]!.includes("smart_contract_states.evil\\x1b[31m\\r\\nname"), notices[0]);
   });
 
   it("declared groups the create could not confirm: recorded as declared, so the next up proposes what is missing", async () => {

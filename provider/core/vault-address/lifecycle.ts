@@ -18,7 +18,8 @@ import {
 import { addressReads } from "../batch/address-reads";
 import { withoutUndefined } from "../field-tables";
 import { notifyUser } from "../host/notices";
-import { escapeControls, type OffShapeAnswer, offShapeAnswer } from "../off-shape-answer";
+import { escapeControls } from "../inputs/shown";
+import { type OffShapeAnswer, offShapeAnswer } from "../off-shape-answer";
 import { pause } from "../reconcile-pause";
 import { providerClient } from "../settings/provider-process";
 import { nameToApply } from "./check-diff";

@@ -6,7 +6,8 @@
 import type { CustodyClient } from "@pulumi-custody/sdk";
 import { describeError } from "../api-errors";
 import { notifyUser } from "../host/notices";
-import { escapeControls, type OffShapeAnswer } from "../off-shape-answer";
+import { escapeControls } from "../inputs/shown";
+import type { OffShapeAnswer } from "../off-shape-answer";
 import { PartialCreateError } from "../partial-create-error";
 import { providerClient } from "../settings/provider-process";
 import { acquireVault } from "./acquire";
