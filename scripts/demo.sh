@@ -24,8 +24,10 @@ sed -e 's|^main: .*|main: index.js|' Pulumi.yaml > "$DEMO_DIR/program/Pulumi.yam
 cp dist/index.js "$DEMO_DIR/program/index.js"
 
 step "Starting the custody emulator on 127.0.0.1"
-npx custody-emulator --host 127.0.0.1 --port 0 --state-file "$DEMO_DIR/emulator-state.json" \
-  > "$DEMO_DIR/emulator.out" 2> "$DEMO_DIR/emulator.err" &
+# The workspace's bin itself, as `npx custody-emulator` finds it: through npx, the TERM that stops the emulator
+# would reach only npm, which exits without passing it on, and the emulator would be left running.
+"$REPO_ROOT/node_modules/.bin/custody-emulator" --host 127.0.0.1 --port 0 \
+  --state-file "$DEMO_DIR/emulator-state.json" > "$DEMO_DIR/emulator.out" 2> "$DEMO_DIR/emulator.err" &
 EMULATOR_PID=$!
 stop_emulator() {
   if kill -0 "$EMULATOR_PID" 2>/dev/null; then
@@ -33,7 +35,8 @@ stop_emulator() {
   fi
 }
 trap stop_emulator EXIT
-for _ in $(seq 1 100); do
+# Up to 60 s for its first line: a loaded machine starts Node slowly; an emulator that exits fails at once.
+for _ in $(seq 1 600); do
   [ -s "$DEMO_DIR/emulator.out" ] && break
   kill -0 "$EMULATOR_PID" 2>/dev/null || { cat "$DEMO_DIR/emulator.err" >&2; exit 1; }
   sleep 0.1
@@ -89,4 +92,10 @@ echo "no drift left"
 step "Stopping the emulator"
 stop_emulator
 trap - EXIT
+# The demo leaves nothing running behind it: no process still holds its emulator's state file.
+if left="$(pgrep -af -- "$DEMO_DIR/emulator-state.json")"; then
+  echo "error: the emulator is still running after the demo stopped it:" >&2
+  echo "$left" >&2
+  exit 1
+fi
 echo "done. State: $DEMO_DIR/state; emulator state: $DEMO_DIR/emulator-state.json"
