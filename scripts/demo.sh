@@ -41,6 +41,7 @@ for _ in $(seq 1 600); do
   kill -0 "$EMULATOR_PID" 2>/dev/null || { cat "$DEMO_DIR/emulator.err" >&2; exit 1; }
   sleep 0.1
 done
+[ -s "$DEMO_DIR/emulator.out" ] || { echo "error: the emulator printed nothing in 60 s ($DEMO_DIR/emulator.err)" >&2; exit 1; }
 emulator_field() { node -e 'const o=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8").split("\n")[0]); process.stdout.write(String(o[process.argv[2]]))' "$DEMO_DIR/emulator.out" "$1"; }
 BASE_URL="$(emulator_field baseUrl)"
 ACCESS_TOKEN="$(emulator_field accessToken)"
