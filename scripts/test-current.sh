@@ -40,5 +40,5 @@ status=0
 step "Unit tests on the newest releases (mocha)"
 npx mocha 2>&1 | tee "$logs/current-unit.log" || status=1
 step "End-to-end tests on the newest releases (mocha)"
-npx mocha --config .mocharc.e2e.json 2>&1 | tee "$logs/current-e2e.log" || status=1
+npx mocha --config .mocharc.e2e.js 2>&1 | tee "$logs/current-e2e.log" || status=1
 exit "$status"

@@ -30,7 +30,7 @@ step "Python dependencies (scripts/install-python-deps.sh)"
 bash scripts/install-python-deps.sh >/dev/null || status=1
 
 step "End-to-end tests with the real Pulumi engine (mocha)"
-npx mocha --config .mocharc.e2e.json 2>&1 | tee "$logs/e2e.log" || status=1
+npx mocha --config .mocharc.e2e.js 2>&1 | tee "$logs/e2e.log" || status=1
 
 pinned_duration=$((SECONDS - pinned_start))
 

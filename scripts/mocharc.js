@@ -1,0 +1,26 @@
+/**
+ * The one mocha configuration of every suite, so that `npx mocha <file>` runs that file alone.
+ *
+ * Mocha merges a config file's `spec` with the files of its command line, so a `.mocharc.json` with a spec list
+ * ran the whole suite whatever file was named. Each `.mocharc.js` calls this with its suite's default files,
+ * which apply only when the command line names none.
+ *
+ * @param {{ spec: string[], timeout: number | ((named: string[]) => number) }} suite - the suite's default
+ *   files, and its per-test timeout (or a function of the files the command line names)
+ */
+module.exports = function mochaConfig(suite) {
+  // A test file's name ends in `.test.js` (not `.mocharc.e2e.js`, the value of `--config`).
+  const named = process.argv.slice(2).filter((arg) => !arg.startsWith("-") && /\.test\.[cm]?js$/.test(arg));
+  return {
+    spec: named.length > 0 ? [] : suite.spec,
+    timeout: typeof suite.timeout === "function" ? suite.timeout(named) : suite.timeout,
+    reporter: "spec",
+    "enable-source-maps": true,
+    exit: true,
+  };
+};
+
+/** The per-test timeout of the end-to-end suites, which run the real engine. */
+module.exports.E2E_TIMEOUT = 300000;
+/** The per-test timeout of the unit suites. */
+module.exports.UNIT_TIMEOUT = 20000;
