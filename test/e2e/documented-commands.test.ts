@@ -382,7 +382,7 @@ describe("every shell command of the shipped docs runs (release tarballs, real e
       wrappers,
       tarballs,
       owns,
-      project.dir,
+      project.nodeModules,
       which("npm", machine),
       which("npx", machine),
     );

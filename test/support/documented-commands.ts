@@ -144,14 +144,14 @@ __create_vault() { curl -sf -X POST -H "authorization: Bearer $EMULATOR_ACCESS_T
 /**
  * `npm` and `npx` for the doc commands, in `binDir`: `npm install` of one of this repository's packages takes
  * its release tarball (and those of its own packages it depends on, which are not on the registry); `npx` of
- * `@pulumi-custody/emulator` or `@pulumi-custody/cli` runs the bin of `installedDir`, and never downloads a
+ * `@pulumi-custody/emulator` or `@pulumi-custody/cli` runs its bin in `nodeModules` (an installed project's), and never downloads a
  * package it does not find installed. Everything else goes to the real npm.
  */
 export async function writeNpmWrappers(
   binDir: string,
   tarballs: Record<string, string>,
   ownDependencies: Record<string, string[]>,
-  installedDir: string,
+  nodeModules: string,
   realNpm: string,
   realNpx: string,
 ): Promise<void> {
@@ -187,8 +187,8 @@ exec ${JSON.stringify(realNpm)} "$@"
     `#!/usr/bin/env bash
 # npx for the documented commands: this repository's packages from the release install; no downloads.
 case "$1" in
-  @pulumi-custody/emulator) shift; exec ${JSON.stringify(path.join(installedDir, "node_modules", ".bin", "custody-emulator"))} "$@" ;;
-  @pulumi-custody/cli) shift; exec ${JSON.stringify(path.join(installedDir, "node_modules", ".bin", "custody"))} "$@" ;;
+  @pulumi-custody/emulator) shift; exec ${JSON.stringify(path.join(nodeModules, ".bin", "custody-emulator"))} "$@" ;;
+  @pulumi-custody/cli) shift; exec ${JSON.stringify(path.join(nodeModules, ".bin", "custody"))} "$@" ;;
 esac
 npm_config_yes=false exec ${JSON.stringify(realNpx)} "$@"
 `,
