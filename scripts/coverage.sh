@@ -39,5 +39,5 @@ include=()
 for workspace in sdk emulator provider policy plugin cli; do include+=(--include "$workspace/dist/**"); done
 npx c8 report --temp-directory "$kept" --reports-dir "$out" --reporter text-summary --reporter json-summary \
   --all --src . "${include[@]}" --exclude '*/dist/test/**' --exclude '*/dist/types-node10/**' \
-  --exclude '*/dist/scripts/**'
+  --exclude '*/dist/scripts/**' --exclude '**/*.d.ts'
 exit "$status"
