@@ -129,7 +129,7 @@ const BLOCKS: Record<string, BlockRun> = {
     background: EMULATOR_LINE,
   },
   "examples/treasury-layout/README.md#1": {
-    substitute: [PORT, ["<controlToken>", "$EMULATOR_CONTROL_TOKEN"], ["<id>", "$(__pending_proposal)"]],
+    substitute: [PORT, ["<controlToken>", "$EMULATOR_CONTROL_TOKEN"]],
   },
   "examples/yaml-vaults/README.md#0": { substitute: [PORT, LOGIN, ACCESS_TOKEN], background: EMULATOR_LINE },
 };
@@ -161,7 +161,11 @@ const SESSIONS: Session[] = [
     workDir: { example: "quickstart" },
     steps: [
       { doc: "examples/quickstart/README.md#0" },
-      { setup: 'test -n "$(pulumi stack output treasuryVaultId)"', why: "up made the vault" },
+      {
+        setup:
+          'test "$(pulumi stack output treasuryVaultId)" = "$(__vault_id "Quickstart Treasury")" && test "$(pulumi stack output treasuryAddress)" = "$(__vault_field "Quickstart Treasury" address)" && pulumi stack output depositAddress | grep -q "^tb1" && __vault_id "Quickstart Bitcoin" >/dev/null && pulumi preview --expect-no-changes --non-interactive >/dev/null',
+        why: "up made both vaults and the deposit address, and a second preview has nothing to do",
+      },
       {
         setup: 'export ACCESS_TOKEN="$EMULATOR_ACCESS_TOKEN"',
         why: "the doc's $ACCESS_TOKEN: the user's token",
@@ -212,7 +216,18 @@ const SESSIONS: Session[] = [
   {
     name: "treasury-layout",
     workDir: { example: "treasury-layout" },
-    steps: [{ doc: "examples/treasury-layout/README.md#0" }, { doc: "examples/treasury-layout/README.md#1" }],
+    steps: [
+      { doc: "examples/treasury-layout/README.md#0" },
+      {
+        setup: `pulumi stack output --json | __outputs_hold 'Object.keys(o.vaultIds).length === 8 && Object.keys(o.addresses).length === 3 && JSON.stringify([...o.awaitingApproval].sort()) === JSON.stringify(["Layout Bitcoin Cold Storage", "Layout Ethereum Market Making", "Layout Ethereum Payroll", "Layout Solana Staking"])' && test "$(__pending_count)" = 4`,
+        why: "the README: eight vaults, three addresses, and four vaults await a proposal's approval",
+      },
+      { doc: "examples/treasury-layout/README.md#1" },
+      {
+        setup: `pulumi stack output --json | __outputs_hold 'o.awaitingApproval.length === 0' && test "$(__pending_count)" = 0 && pulumi preview --refresh --expect-no-changes --non-interactive >/dev/null`,
+        why: "the README: once approved, nothing waits and the stack has converged",
+      },
+    ],
   },
   {
     name: "yaml-vaults, then custody import into YAML and TypeScript projects",

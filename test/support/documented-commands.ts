@@ -135,8 +135,12 @@ __started_in_background() {
 __control() { curl -sf -H "x-emulator-control-token: $EMULATOR_CONTROL_TOKEN" "$EMULATOR_BASE_URL/__emulator$1"; }
 # The id of the emulator's vault named $1.
 __vault_id() { __control /state/vaults | NAME="$1" node -e 'const b = JSON.parse(require("fs").readFileSync(0, "utf8")); const v = b.items.find((x) => x.name === process.env.NAME); if (!v) process.exit(1); process.stdout.write(v.id)'; }
-# The id of the first pending change proposal.
-__pending_proposal() { __control "/proposals?state=pending" | node -e 'const b = JSON.parse(require("fs").readFileSync(0, "utf8")); if (!b.proposals.length) process.exit(1); process.stdout.write(b.proposals[0].id)'; }
+# The field $2 of the emulator's vault named $1, as the API answers it (e.g. address, state).
+__vault_field() { curl -sf -H "authorization: Bearer $EMULATOR_ACCESS_TOKEN" "$EMULATOR_BASE_URL/api/v1/vaults/$(__vault_id "$1")" | FIELD="$2" node -e 'const v = JSON.parse(require("fs").readFileSync(0, "utf8")); process.stdout.write(String(v[process.env.FIELD]))'; }
+# How many change proposals are pending.
+__pending_count() { __control "/proposals?state=pending" | node -e 'process.stdout.write(String(JSON.parse(require("fs").readFileSync(0, "utf8")).proposals.length))'; }
+# Checks the stack's outputs (JSON on stdin) with the JavaScript expression $1 of \`o\`; prints them when it fails.
+__outputs_hold() { EXPR="$1" node -e 'const o = JSON.parse(require("fs").readFileSync(0, "utf8")); if (!eval(process.env.EXPR)) { console.error("outputs do not hold " + process.env.EXPR + ": " + JSON.stringify(o)); process.exit(1); }'; }
 # Creates a vault through the API: $1 name, $2 type.
 __create_vault() { curl -sf -X POST -H "authorization: Bearer $EMULATOR_ACCESS_TOKEN" -H 'content-type: application/json' -d "{\\"name\\":\\"$1\\",\\"type\\":\\"$2\\"}" "$EMULATOR_BASE_URL/api/v1/vaults" >/dev/null; }
 `;
