@@ -207,9 +207,8 @@ const SESSIONS: Session[] = [
     steps: [
       { doc: "examples/adopt-existing/README.md#0" },
       {
-        setup:
-          "pulumi stack output acquisitions --json > acquisitions.json && grep restored acquisitions.json",
-        why: "the vaults came back",
+        setup: `for name in "Treasury ETH" "Solana Operations" "BTC Cold Storage"; do test "$(__vaults_named "$name")" = 1 && test "$(__vault_field "$name" state)" = active || exit 1; done && test "$(pulumi stack output vaultIds --json | node -p 'const v = JSON.parse(require("fs").readFileSync(0, "utf8")); [v.treasury, v.operations, v.coldStorage].join(" ")')" = "$(__vault_id "Treasury ETH") $(__vault_id "Solana Operations") $(__vault_id "BTC Cold Storage")" && pulumi stack output --json | __outputs_hold 'Object.values(o.acquisitions).join() === "restored,restored,restored"'`,
+        why: "the README: the same three seeded vaults came back, active, and no vault was created",
       },
     ],
   },

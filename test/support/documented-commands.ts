@@ -137,6 +137,8 @@ __control() { curl -sf -H "x-emulator-control-token: $EMULATOR_CONTROL_TOKEN" "$
 __vault_id() { __control /state/vaults | NAME="$1" node -e 'const b = JSON.parse(require("fs").readFileSync(0, "utf8")); const v = b.items.find((x) => x.name === process.env.NAME); if (!v) process.exit(1); process.stdout.write(v.id)'; }
 # The field $2 of the emulator's vault named $1, as the API answers it (e.g. address, state).
 __vault_field() { curl -sf -H "authorization: Bearer $EMULATOR_ACCESS_TOKEN" "$EMULATOR_BASE_URL/api/v1/vaults/$(__vault_id "$1")" | FIELD="$2" node -e 'const v = JSON.parse(require("fs").readFileSync(0, "utf8")); process.stdout.write(String(v[process.env.FIELD]))'; }
+# How many of the emulator's vaults are named $1, in every state.
+__vaults_named() { __control /state/vaults | NAME="$1" node -e 'const b = JSON.parse(require("fs").readFileSync(0, "utf8")); process.stdout.write(String(b.items.filter((x) => x.name === process.env.NAME).length))'; }
 # How many change proposals are pending.
 __pending_count() { __control "/proposals?state=pending" | node -e 'process.stdout.write(String(JSON.parse(require("fs").readFileSync(0, "utf8")).proposals.length))'; }
 # Checks the stack's outputs (JSON on stdin) with the JavaScript expression $1 of \`o\`; prints them when it fails.
