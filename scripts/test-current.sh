@@ -20,6 +20,14 @@ started=$SECONDS
 
 step "Node $NODE_CURRENT (scripts/install-node.sh)"
 node_bin="$(bash "$REPO_ROOT/scripts/install-node.sh" "$NODE_CURRENT")"
+# npm reads the machine's global npmrc from its Node's prefix (<prefix>/etc/npmrc), which the Node installed above
+# does not have: npm would then lose the machine's settings, such as the certificate authority its registry mirror
+# needs, and retry every registry request for a minute (the newest leg's documented-commands sessions took
+# minutes longer than the pinned leg's). The machine's file stays the one npm reads.
+if [ -z "${npm_config_globalconfig:-}" ] && globalconfig="$(npm config get globalconfig 2>/dev/null)" &&
+  [ -f "$globalconfig" ]; then
+  export npm_config_globalconfig="$globalconfig"
+fi
 
 step "Pulumi CLI $PULUMI_CLI_CURRENT (scripts/install-pulumi.sh)"
 cli_bin="$(PULUMI_VERSION="$PULUMI_CLI_CURRENT" bash "$REPO_ROOT/scripts/install-pulumi.sh")"

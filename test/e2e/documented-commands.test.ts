@@ -339,6 +339,11 @@ const SESSIONS: Session[] = [
   },
 ];
 
+/** The variables of `names` that this process has, with their values. */
+function passThrough(names: string[]): Record<string, string> {
+  return Object.fromEntries(names.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])));
+}
+
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
@@ -538,7 +543,12 @@ describe("every shell command of the shipped docs runs (release tarballs, real e
         PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
         // npm's cache stays the machine's: the registry's packages are not fetched again.
         npm_config_cache: process.env.npm_config_cache ?? path.join(os.homedir(), ".npm"),
+        // The machine's own settings for reaching the registry (its certificate authorities, its npmrc), which a
+        // user's shell has too: without them a Node.js not installed by the machine retries every request.
+        ...passThrough(["npm_config_globalconfig", "NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "SSL_CERT_DIR"]),
         ...(process.env.PIP_CACHE_DIR ? { PIP_CACHE_DIR: process.env.PIP_CACHE_DIR } : {}),
+        // A maintainer's trace: every command with the time it started, in $CUSTODY_DOC_TRACE/<session>.log.
+        ...(process.env.CUSTODY_DOC_TRACE ? { CUSTODY_DOC_TRACE: process.env.CUSTODY_DOC_TRACE } : {}),
       };
       try {
         const code = await new Promise<number | null>((resolve, reject) => {
@@ -551,6 +561,13 @@ describe("every shell command of the shipped docs runs (release tarballs, real e
           });
         });
         const output = await fs.promises.readFile(log, "utf8");
+        if (process.env.CUSTODY_DOC_TRACE) {
+          await fs.promises.mkdir(process.env.CUSTODY_DOC_TRACE, { recursive: true });
+          await fs.promises.writeFile(
+            path.join(process.env.CUSTODY_DOC_TRACE, `${session.name.replace(/[^\w]+/g, "-")}.log`),
+            output,
+          );
+        }
         assert.equal(
           code,
           0,

@@ -111,6 +111,7 @@ export function restoredText(executed: string, run: BlockRun): string {
  */
 export const PRELUDE = `set -eo pipefail
 set -m
+[ -z "\${CUSTODY_DOC_TRACE:-}" ] || { PS4='+ $(date +%T.%N | cut -c1-12) '; set -x; }
 __bg_pids=()
 __stop_background() { for p in "\${__bg_pids[@]}"; do kill -TERM -- "-$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
 trap __stop_background EXIT
