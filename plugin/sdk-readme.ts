@@ -49,12 +49,12 @@ ${use}
 ## The provider plugin
 
 This SDK names the plugin of its own version, ${version}. The Pulumi engine downloads it from the project's
-release of that version (${repository}/releases/tag/v${version}) the first time a program needs it; the plugin
-needs Node.js 20.19 or newer on \`PATH\`.
+release of that version (${repository}/releases/tag/v${version}) the first time a program needs it. The plugin is
+one executable that needs nothing else (no Node.js), for linux, darwin and windows, amd64 and arm64.
 
 Without network access, the engine cannot download it and stops with \`no resource plugin
-'pulumi-resource-custody' found\`. Download the archive of your platform (\`linux\` or \`darwin\`, \`amd64\` or
-\`arm64\`) from the release page on a machine that has access, and install it from the file:
+'pulumi-resource-custody' found\`. Download the archive of your platform (\`linux\`, \`darwin\` or \`windows\`,
+\`amd64\` or \`arm64\`) from the release page on a machine that has access, and install it from the file:
 
 \`\`\`sh
 pulumi plugin install resource custody ${version} --file pulumi-resource-custody-v${version}-linux-amd64.tar.gz
