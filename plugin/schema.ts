@@ -24,6 +24,7 @@ import {
 import type { DataSourceSpec } from "pulumi-custody/data-sources";
 import { z } from "zod";
 import { FUNCTION_SPECS, functionToken } from "./functions";
+import { goLanguageOptions } from "./go-sdk";
 import { sdkReadme } from "./sdk-readme";
 import { PACKAGE } from "./tokens";
 
@@ -69,6 +70,7 @@ function languageOptions(): Record<string, object> {
       readme: sdkReadme("python", facts),
       pyproject: { enabled: true },
     },
+    go: goLanguageOptions(),
   };
 }
 

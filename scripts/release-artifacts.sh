@@ -13,6 +13,9 @@
 #   pulumi-custody-custody-<version>.tgz         the Node.js SDK generated from the schema, compiled (npm pack)
 #   pulumi_custody-<version>-py3-none-any.whl    the Python SDK generated from the schema: a wheel
 #   pulumi_custody-<version>.tar.gz              and an sdist (both with the SDK's README and project URLs)
+#   custody-go-sdk-v<version>.tar.gz             the Go SDK generated from the schema: the Go module that the
+#                                                repository holds in sdk/go/custody (go.mod, go.sum, README.md),
+#                                                which `go get` fetches from the tag sdk/go/custody/v<version>
 #   checksums.txt                                the sha256 of each file above, as `sha256sum` prints them
 #
 # The SDKs are generated with `pulumi package gen-sdk`, as users of a plugin generate them: the CLI hands the
@@ -176,13 +179,16 @@ EOF
 fi
 
 # 3. The schema and the SDKs, through the CLI and the language hosts.
-if ! command -v pulumi >/dev/null 2>&1 || ! command -v pulumi-language-python >/dev/null 2>&1; then
+if ! command -v pulumi >/dev/null 2>&1 || ! command -v pulumi-language-python >/dev/null 2>&1 ||
+  ! command -v pulumi-language-go >/dev/null 2>&1; then
   PATH="$(bash scripts/install-pulumi.sh):$PATH"
 fi
 sdk_hash="$(echo "$plugin_hash $(command -v pulumi) $(pulumi version) $(sha256sum "$0" | cut -d' ' -f1)" | sha256sum | cut -d' ' -f1)"
 node_sdk="pulumi-custody-custody-$version.tgz"
 wheel="pulumi_custody-$version-py3-none-any.whl"
-if ! fresh sdks "$sdk_hash" "$wheel" || [ ! -e "$OUT/$node_sdk" ] || [ ! -e "$OUT/schema.json" ]; then
+go_sdk="custody-go-sdk-v$version.tar.gz"
+if ! fresh sdks "$sdk_hash" "$wheel" || [ ! -e "$OUT/$node_sdk" ] || [ ! -e "$OUT/schema.json" ] ||
+  [ ! -e "$OUT/$go_sdk" ]; then
   gen="$work/sdks"
   rm -rf "$gen" && mkdir -p "$gen/bin" "$gen/home"
   case "$(uname -m)" in aarch64 | arm64) host_platform=linux-arm64 ;; *) host_platform=linux-amd64 ;; esac
@@ -190,7 +196,7 @@ if ! fresh sdks "$sdk_hash" "$wheel" || [ ! -e "$OUT/$node_sdk" ] || [ ! -e "$OU
   cli() { (cd "$gen" && PULUMI_HOME="$gen/home" PULUMI_SKIP_UPDATE_CHECK=true pulumi "$@" --non-interactive); }
   log "the schema (pulumi package get-schema)"
   cli package get-schema "$gen/bin/pulumi-resource-custody" >"$gen/schema.json"
-  for language in nodejs python; do
+  for language in nodejs python go; do
     log "the $language SDK (pulumi package gen-sdk)"
     cli package gen-sdk "$gen/schema.json" --language "$language" --out "$gen" >&2
   done
@@ -211,6 +217,24 @@ if ! fresh sdks "$sdk_hash" "$wheel" || [ ! -e "$OUT/$node_sdk" ] || [ ! -e "$OU
   grep -q '^ *Repository = ' "$gen/python/pyproject.toml" || die "the generated pyproject.toml has no [project.urls] Repository"
   sed -i "s|^\( *\)Repository = \(.*\)$|&\n\1Documentation = \"$docs_url\"|" "$gen/python/pyproject.toml"
   "$venv/bin/python" -m build --no-isolation --outdir "$OUT" "$gen/python" >&2
+  # The Go SDK is a Go module of its own, as `go get` fetches it from the repository's tag
+  # sdk/go/custody/v<version> (plugin/README.md): the generator writes the package; its go.mod requires the Pulumi
+  # SDK it was generated for, and `go mod tidy` completes it and writes go.sum (from the Go module proxy).
+  log "the Go SDK's module (go.mod, go mod tidy)"
+  go_dir="$gen/go/custody"
+  node -e '
+    const schema = require(process.argv[1]);
+    const { PULUMI_SDK_FLOOR } = require("./plugin/dist/schema");
+    const { sdkReadme } = require("./plugin/dist/sdk-readme");
+    const fs = require("node:fs");
+    const dir = process.argv[2];
+    fs.writeFileSync(`${dir}/go.mod`,
+      `module ${schema.language.go.importBasePath}\n\ngo 1.21\n\nrequire github.com/pulumi/pulumi/sdk/v3 v${PULUMI_SDK_FLOOR}\n`);
+    fs.writeFileSync(`${dir}/README.md`, sdkReadme("go", { version: schema.version, repository: schema.repository }));
+  ' "$gen/schema.json" "$go_dir"
+  cp LICENSE "$go_dir/"
+  (cd "$go_dir" && GOFLAGS=-mod=mod GOSUMDB=off GOTOOLCHAIN=local go mod tidy >&2)
+  tar -C "$go_dir" --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -czf "$OUT/$go_sdk" .
   cp "$gen/schema.json" "$OUT/schema.json"
   stamp sdks "$sdk_hash"
 fi
