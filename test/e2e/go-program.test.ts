@@ -1,14 +1,13 @@
-// A Go program as a user runs it: test/fixtures/go-program, copied out of the repository, on the Go SDK of the
-// release (custody-go-sdk-v<version>.tar.gz, the module `go get` fetches, put in place by a `replace`), built and
+// A Go program as a user runs it: test/fixtures/go-program, copied out of the repository with a go.mod that
+// requires the Go SDK of the release (custody-go-sdk-v<version>.tar.gz, the module `go get` fetches, put in place
+// by a `replace`; test/support/go-program.ts), built and
 // run by our Go language host (language-hosts/go) under the real CLI, through the plugin installed from its
 // release archive, against the emulator, with no Node.js on the stack's PATH. The Go modules come from the Go
 // module proxy (or its cache). One stack, four steps in order: up, a rename, a refresh, destroy.
 import * as assert from "node:assert/strict";
-import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { promisify } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
 import {
   configureForEmulator,
@@ -17,14 +16,13 @@ import {
   stateResources,
   type TestEmulator,
 } from "../support/e2e-custody";
+import { GO_PROGRAM_ENV, GO_SDK_MODULE, goModWithSdk, goSdkFromRelease } from "../support/go-program";
 import { createLocalStack, disposeLocalStack, enginePaths, repoPath } from "../support/pulumi-engine";
 import { installPluginFromArchive, releaseArtifacts, userPath } from "../support/release";
 import { pathWithoutNode } from "../support/without-node";
 
-const execFileAsync = promisify(execFile);
 const VAULT = "custody:index:Vault";
 const PROVIDER = "pulumi:providers:custody";
-const SDK_MODULE = "github.com/pulumi-custody/pulumi-custody/sdk/go/custody";
 
 describe("Go program through the generated Go SDK, our Go host and the plugin (real engine, emulator)", () => {
   let emulator: TestEmulator;
@@ -42,21 +40,12 @@ describe("Go program through the generated Go SDK, our Go host and the plugin (r
     const release = await releaseArtifacts();
     schemaVersion = JSON.parse(await fs.promises.readFile(release.schema, "utf8")).version;
     tempRoot = await fs.promises.mkdtemp(path.join(os.tmpdir(), "go-program-e2e-"));
-    const sdk = path.join(tempRoot, "custody-go-sdk");
-    await fs.promises.mkdir(sdk);
-    await execFileAsync("tar", [
-      "-xzf",
-      path.join(release.dir, `custody-go-sdk-v${release.version}.tar.gz`),
-      "-C",
-      sdk,
-    ]);
+    const sdk = await goSdkFromRelease(path.join(tempRoot, "custody-go-sdk"));
     const program = path.join(tempRoot, "program");
     await fs.promises.cp(repoPath("test", "fixtures", "go-program"), program, { recursive: true });
-    const goMod = await fs.promises.readFile(path.join(program, "go.mod"), "utf8");
-    assert.match(goMod, /^replace github\.com\/pulumi-custody\/pulumi-custody\/sdk\/go\/custody => /m);
     await fs.promises.writeFile(
       path.join(program, "go.mod"),
-      goMod.replace(/^(replace \S+ => ).*$/m, `$1${JSON.stringify(sdk)}`),
+      goModWithSdk("example.com/custody-go-program", sdk),
     );
     emulator = await startTestEmulator();
     stack = await createLocalStack({
@@ -64,13 +53,7 @@ describe("Go program through the generated Go SDK, our Go host and the plugin (r
       stackName: "go",
       envVars: {
         PATH: await pathWithoutNode(userPath(engine.binDir), tempRoot),
-        // The program's modules from the Go module proxy, as install-pulumi.sh gets the CLI's (no checksum
-        // database there). The build flags are that script's, so the Go build cache that its builds of the
-        // language hosts filled serves the Pulumi SDK's packages here too.
-        GOFLAGS: "-mod=mod -trimpath -tags=osusergo,grpcnotrace",
-        GOSUMDB: "off",
-        GOTOOLCHAIN: "local",
-        CGO_ENABLED: "0",
+        ...GO_PROGRAM_ENV,
       },
     });
     await installPluginFromArchive(stack);
@@ -102,7 +85,7 @@ describe("Go program through the generated Go SDK, our Go host and the plugin (r
     const { stdout } = await pulumiCli(stack, ["about", "--json"]);
     const about = JSON.parse(stdout) as { language?: { name?: string }; dependencies?: { name: string }[] };
     assert.ok(
-      about.dependencies?.some((d) => d.name === SDK_MODULE),
+      about.dependencies?.some((d) => d.name === GO_SDK_MODULE),
       stdout,
     );
   });

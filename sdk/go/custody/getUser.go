@@ -12,9 +12,9 @@ import (
 )
 
 // The `getUser` data source of pulumi-custody, served by the provider.
-func LookupUser(ctx *pulumi.Context, args *LookupUserArgs, opts ...pulumi.InvokeOption) (*LookupUserResult, error) {
+func GetUser(ctx *pulumi.Context, args *GetUserArgs, opts ...pulumi.InvokeOption) (*GetUserResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
-	var rv LookupUserResult
+	var rv GetUserResult
 	err := ctx.Invoke("custody:index:getUser", args, &rv, opts...)
 	if err != nil {
 		return nil, err
@@ -22,12 +22,12 @@ func LookupUser(ctx *pulumi.Context, args *LookupUserArgs, opts ...pulumi.Invoke
 	return &rv, nil
 }
 
-type LookupUserArgs struct {
+type GetUserArgs struct {
 	// User id.
 	Id string `pulumi:"id"`
 }
 
-type LookupUserResult struct {
+type GetUserResult struct {
 	AllowedIpSettings            *GetUserResultAllowedIpSettings                 `pulumi:"allowedIpSettings"`
 	CreatedAt                    *string                                         `pulumi:"createdAt"`
 	Email                        *string                                         `pulumi:"email"`
@@ -44,98 +44,98 @@ type LookupUserResult struct {
 	UserType                     *string                                         `pulumi:"userType"`
 }
 
-func LookupUserOutput(ctx *pulumi.Context, args LookupUserOutputArgs, opts ...pulumi.InvokeOption) LookupUserResultOutput {
+func GetUserOutput(ctx *pulumi.Context, args GetUserOutputArgs, opts ...pulumi.InvokeOption) GetUserResultOutput {
 	return pulumi.ToOutputWithContext(ctx.Context(), args).
-		ApplyT(func(v interface{}) (LookupUserResultOutput, error) {
-			args := v.(LookupUserArgs)
+		ApplyT(func(v interface{}) (GetUserResultOutput, error) {
+			args := v.(GetUserArgs)
 			options := pulumi.InvokeOutputOptions{InvokeOptions: internal.PkgInvokeDefaultOpts(opts)}
-			return ctx.InvokeOutput("custody:index:getUser", args, LookupUserResultOutput{}, options).(LookupUserResultOutput), nil
-		}).(LookupUserResultOutput)
+			return ctx.InvokeOutput("custody:index:getUser", args, GetUserResultOutput{}, options).(GetUserResultOutput), nil
+		}).(GetUserResultOutput)
 }
 
-type LookupUserOutputArgs struct {
+type GetUserOutputArgs struct {
 	// User id.
 	Id pulumi.StringInput `pulumi:"id"`
 }
 
-func (LookupUserOutputArgs) ElementType() reflect.Type {
-	return reflect.TypeOf((*LookupUserArgs)(nil)).Elem()
+func (GetUserOutputArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetUserArgs)(nil)).Elem()
 }
 
-type LookupUserResultOutput struct{ *pulumi.OutputState }
+type GetUserResultOutput struct{ *pulumi.OutputState }
 
-func (LookupUserResultOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*LookupUserResult)(nil)).Elem()
+func (GetUserResultOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetUserResult)(nil)).Elem()
 }
 
-func (o LookupUserResultOutput) ToLookupUserResultOutput() LookupUserResultOutput {
+func (o GetUserResultOutput) ToGetUserResultOutput() GetUserResultOutput {
 	return o
 }
 
-func (o LookupUserResultOutput) ToLookupUserResultOutputWithContext(ctx context.Context) LookupUserResultOutput {
+func (o GetUserResultOutput) ToGetUserResultOutputWithContext(ctx context.Context) GetUserResultOutput {
 	return o
 }
 
-func (o LookupUserResultOutput) AllowedIpSettings() GetUserResultAllowedIpSettingsPtrOutput {
-	return o.ApplyT(func(v LookupUserResult) *GetUserResultAllowedIpSettings { return v.AllowedIpSettings }).(GetUserResultAllowedIpSettingsPtrOutput)
+func (o GetUserResultOutput) AllowedIpSettings() GetUserResultAllowedIpSettingsPtrOutput {
+	return o.ApplyT(func(v GetUserResult) *GetUserResultAllowedIpSettings { return v.AllowedIpSettings }).(GetUserResultAllowedIpSettingsPtrOutput)
 }
 
-func (o LookupUserResultOutput) CreatedAt() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v LookupUserResult) *string { return v.CreatedAt }).(pulumi.StringPtrOutput)
+func (o GetUserResultOutput) CreatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetUserResult) *string { return v.CreatedAt }).(pulumi.StringPtrOutput)
 }
 
-func (o LookupUserResultOutput) Email() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v LookupUserResult) *string { return v.Email }).(pulumi.StringPtrOutput)
+func (o GetUserResultOutput) Email() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetUserResult) *string { return v.Email }).(pulumi.StringPtrOutput)
 }
 
-func (o LookupUserResultOutput) Id() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v LookupUserResult) *string { return v.Id }).(pulumi.StringPtrOutput)
+func (o GetUserResultOutput) Id() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetUserResult) *string { return v.Id }).(pulumi.StringPtrOutput)
 }
 
-func (o LookupUserResultOutput) LastActiveAt() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v LookupUserResult) *string { return v.LastActiveAt }).(pulumi.StringPtrOutput)
+func (o GetUserResultOutput) LastActiveAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetUserResult) *string { return v.LastActiveAt }).(pulumi.StringPtrOutput)
 }
 
-func (o LookupUserResultOutput) LastKeepAliveAt() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v LookupUserResult) *string { return v.LastKeepAliveAt }).(pulumi.StringPtrOutput)
+func (o GetUserResultOutput) LastKeepAliveAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetUserResult) *string { return v.LastKeepAliveAt }).(pulumi.StringPtrOutput)
 }
 
-func (o LookupUserResultOutput) ModifiedAt() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v LookupUserResult) *string { return v.ModifiedAt }).(pulumi.StringPtrOutput)
+func (o GetUserResultOutput) ModifiedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetUserResult) *string { return v.ModifiedAt }).(pulumi.StringPtrOutput)
 }
 
-func (o LookupUserResultOutput) Name() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v LookupUserResult) *string { return v.Name }).(pulumi.StringPtrOutput)
+func (o GetUserResultOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetUserResult) *string { return v.Name }).(pulumi.StringPtrOutput)
 }
 
-func (o LookupUserResultOutput) PendingAdditionToUserGroups() GetUserResultPendingAdditionToUserGroupsItemArrayOutput {
-	return o.ApplyT(func(v LookupUserResult) []GetUserResultPendingAdditionToUserGroupsItem {
+func (o GetUserResultOutput) PendingAdditionToUserGroups() GetUserResultPendingAdditionToUserGroupsItemArrayOutput {
+	return o.ApplyT(func(v GetUserResult) []GetUserResultPendingAdditionToUserGroupsItem {
 		return v.PendingAdditionToUserGroups
 	}).(GetUserResultPendingAdditionToUserGroupsItemArrayOutput)
 }
 
-func (o LookupUserResultOutput) PendingRemovalFromUserGroups() GetUserResultPendingRemovalFromUserGroupsItemArrayOutput {
-	return o.ApplyT(func(v LookupUserResult) []GetUserResultPendingRemovalFromUserGroupsItem {
+func (o GetUserResultOutput) PendingRemovalFromUserGroups() GetUserResultPendingRemovalFromUserGroupsItemArrayOutput {
+	return o.ApplyT(func(v GetUserResult) []GetUserResultPendingRemovalFromUserGroupsItem {
 		return v.PendingRemovalFromUserGroups
 	}).(GetUserResultPendingRemovalFromUserGroupsItemArrayOutput)
 }
 
-func (o LookupUserResultOutput) Role() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v LookupUserResult) *string { return v.Role }).(pulumi.StringPtrOutput)
+func (o GetUserResultOutput) Role() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetUserResult) *string { return v.Role }).(pulumi.StringPtrOutput)
 }
 
-func (o LookupUserResultOutput) State() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v LookupUserResult) *string { return v.State }).(pulumi.StringPtrOutput)
+func (o GetUserResultOutput) State() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetUserResult) *string { return v.State }).(pulumi.StringPtrOutput)
 }
 
-func (o LookupUserResultOutput) UserGroups() GetUserResultUserGroupsItemArrayOutput {
-	return o.ApplyT(func(v LookupUserResult) []GetUserResultUserGroupsItem { return v.UserGroups }).(GetUserResultUserGroupsItemArrayOutput)
+func (o GetUserResultOutput) UserGroups() GetUserResultUserGroupsItemArrayOutput {
+	return o.ApplyT(func(v GetUserResult) []GetUserResultUserGroupsItem { return v.UserGroups }).(GetUserResultUserGroupsItemArrayOutput)
 }
 
-func (o LookupUserResultOutput) UserType() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v LookupUserResult) *string { return v.UserType }).(pulumi.StringPtrOutput)
+func (o GetUserResultOutput) UserType() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetUserResult) *string { return v.UserType }).(pulumi.StringPtrOutput)
 }
 
 func init() {
-	pulumi.RegisterOutputType(LookupUserResultOutput{})
+	pulumi.RegisterOutputType(GetUserResultOutput{})
 }

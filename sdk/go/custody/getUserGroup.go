@@ -12,9 +12,9 @@ import (
 )
 
 // The `getUserGroup` data source of pulumi-custody, served by the provider.
-func LookupUserGroup(ctx *pulumi.Context, args *LookupUserGroupArgs, opts ...pulumi.InvokeOption) (*LookupUserGroupResult, error) {
+func GetUserGroup(ctx *pulumi.Context, args *GetUserGroupArgs, opts ...pulumi.InvokeOption) (*GetUserGroupResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
-	var rv LookupUserGroupResult
+	var rv GetUserGroupResult
 	err := ctx.Invoke("custody:index:getUserGroup", args, &rv, opts...)
 	if err != nil {
 		return nil, err
@@ -22,12 +22,12 @@ func LookupUserGroup(ctx *pulumi.Context, args *LookupUserGroupArgs, opts ...pul
 	return &rv, nil
 }
 
-type LookupUserGroupArgs struct {
+type GetUserGroupArgs struct {
 	// User group id.
 	Id string `pulumi:"id"`
 }
 
-type LookupUserGroupResult struct {
+type GetUserGroupResult struct {
 	AdminsCount    *float64                          `pulumi:"adminsCount"`
 	CreatedAt      *string                           `pulumi:"createdAt"`
 	Id             *string                           `pulumi:"id"`
@@ -39,74 +39,74 @@ type LookupUserGroupResult struct {
 	UsersCount     *float64                          `pulumi:"usersCount"`
 }
 
-func LookupUserGroupOutput(ctx *pulumi.Context, args LookupUserGroupOutputArgs, opts ...pulumi.InvokeOption) LookupUserGroupResultOutput {
+func GetUserGroupOutput(ctx *pulumi.Context, args GetUserGroupOutputArgs, opts ...pulumi.InvokeOption) GetUserGroupResultOutput {
 	return pulumi.ToOutputWithContext(ctx.Context(), args).
-		ApplyT(func(v interface{}) (LookupUserGroupResultOutput, error) {
-			args := v.(LookupUserGroupArgs)
+		ApplyT(func(v interface{}) (GetUserGroupResultOutput, error) {
+			args := v.(GetUserGroupArgs)
 			options := pulumi.InvokeOutputOptions{InvokeOptions: internal.PkgInvokeDefaultOpts(opts)}
-			return ctx.InvokeOutput("custody:index:getUserGroup", args, LookupUserGroupResultOutput{}, options).(LookupUserGroupResultOutput), nil
-		}).(LookupUserGroupResultOutput)
+			return ctx.InvokeOutput("custody:index:getUserGroup", args, GetUserGroupResultOutput{}, options).(GetUserGroupResultOutput), nil
+		}).(GetUserGroupResultOutput)
 }
 
-type LookupUserGroupOutputArgs struct {
+type GetUserGroupOutputArgs struct {
 	// User group id.
 	Id pulumi.StringInput `pulumi:"id"`
 }
 
-func (LookupUserGroupOutputArgs) ElementType() reflect.Type {
-	return reflect.TypeOf((*LookupUserGroupArgs)(nil)).Elem()
+func (GetUserGroupOutputArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetUserGroupArgs)(nil)).Elem()
 }
 
-type LookupUserGroupResultOutput struct{ *pulumi.OutputState }
+type GetUserGroupResultOutput struct{ *pulumi.OutputState }
 
-func (LookupUserGroupResultOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*LookupUserGroupResult)(nil)).Elem()
+func (GetUserGroupResultOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetUserGroupResult)(nil)).Elem()
 }
 
-func (o LookupUserGroupResultOutput) ToLookupUserGroupResultOutput() LookupUserGroupResultOutput {
+func (o GetUserGroupResultOutput) ToGetUserGroupResultOutput() GetUserGroupResultOutput {
 	return o
 }
 
-func (o LookupUserGroupResultOutput) ToLookupUserGroupResultOutputWithContext(ctx context.Context) LookupUserGroupResultOutput {
+func (o GetUserGroupResultOutput) ToGetUserGroupResultOutputWithContext(ctx context.Context) GetUserGroupResultOutput {
 	return o
 }
 
-func (o LookupUserGroupResultOutput) AdminsCount() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v LookupUserGroupResult) *float64 { return v.AdminsCount }).(pulumi.Float64PtrOutput)
+func (o GetUserGroupResultOutput) AdminsCount() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetUserGroupResult) *float64 { return v.AdminsCount }).(pulumi.Float64PtrOutput)
 }
 
-func (o LookupUserGroupResultOutput) CreatedAt() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v LookupUserGroupResult) *string { return v.CreatedAt }).(pulumi.StringPtrOutput)
+func (o GetUserGroupResultOutput) CreatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetUserGroupResult) *string { return v.CreatedAt }).(pulumi.StringPtrOutput)
 }
 
-func (o LookupUserGroupResultOutput) Id() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v LookupUserGroupResult) *string { return v.Id }).(pulumi.StringPtrOutput)
+func (o GetUserGroupResultOutput) Id() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetUserGroupResult) *string { return v.Id }).(pulumi.StringPtrOutput)
 }
 
-func (o LookupUserGroupResultOutput) ModifiedAt() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v LookupUserGroupResult) *string { return v.ModifiedAt }).(pulumi.StringPtrOutput)
+func (o GetUserGroupResultOutput) ModifiedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetUserGroupResult) *string { return v.ModifiedAt }).(pulumi.StringPtrOutput)
 }
 
-func (o LookupUserGroupResultOutput) ModifiedById() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v LookupUserGroupResult) *string { return v.ModifiedById }).(pulumi.StringPtrOutput)
+func (o GetUserGroupResultOutput) ModifiedById() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetUserGroupResult) *string { return v.ModifiedById }).(pulumi.StringPtrOutput)
 }
 
-func (o LookupUserGroupResultOutput) Name() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v LookupUserGroupResult) *string { return v.Name }).(pulumi.StringPtrOutput)
+func (o GetUserGroupResultOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetUserGroupResult) *string { return v.Name }).(pulumi.StringPtrOutput)
 }
 
-func (o LookupUserGroupResultOutput) ProposedChange() GetUserGroupResultProposedChangePtrOutput {
-	return o.ApplyT(func(v LookupUserGroupResult) *GetUserGroupResultProposedChange { return v.ProposedChange }).(GetUserGroupResultProposedChangePtrOutput)
+func (o GetUserGroupResultOutput) ProposedChange() GetUserGroupResultProposedChangePtrOutput {
+	return o.ApplyT(func(v GetUserGroupResult) *GetUserGroupResultProposedChange { return v.ProposedChange }).(GetUserGroupResultProposedChangePtrOutput)
 }
 
-func (o LookupUserGroupResultOutput) State() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v LookupUserGroupResult) *string { return v.State }).(pulumi.StringPtrOutput)
+func (o GetUserGroupResultOutput) State() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetUserGroupResult) *string { return v.State }).(pulumi.StringPtrOutput)
 }
 
-func (o LookupUserGroupResultOutput) UsersCount() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v LookupUserGroupResult) *float64 { return v.UsersCount }).(pulumi.Float64PtrOutput)
+func (o GetUserGroupResultOutput) UsersCount() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetUserGroupResult) *float64 { return v.UsersCount }).(pulumi.Float64PtrOutput)
 }
 
 func init() {
-	pulumi.RegisterOutputType(LookupUserGroupResultOutput{})
+	pulumi.RegisterOutputType(GetUserGroupResultOutput{})
 }

@@ -12,9 +12,9 @@ import (
 )
 
 // The `getVaultAsset` data source of pulumi-custody, served by the provider.
-func LookupVaultAsset(ctx *pulumi.Context, args *LookupVaultAssetArgs, opts ...pulumi.InvokeOption) (*LookupVaultAssetResult, error) {
+func GetVaultAsset(ctx *pulumi.Context, args *GetVaultAssetArgs, opts ...pulumi.InvokeOption) (*GetVaultAssetResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
-	var rv LookupVaultAssetResult
+	var rv GetVaultAssetResult
 	err := ctx.Invoke("custody:index:getVaultAsset", args, &rv, opts...)
 	if err != nil {
 		return nil, err
@@ -22,14 +22,14 @@ func LookupVaultAsset(ctx *pulumi.Context, args *LookupVaultAssetArgs, opts ...p
 	return &rv, nil
 }
 
-type LookupVaultAssetArgs struct {
+type GetVaultAssetArgs struct {
 	// Asset id.
 	AssetId string `pulumi:"assetId"`
 	// Vault id.
 	VaultId string `pulumi:"vaultId"`
 }
 
-type LookupVaultAssetResult struct {
+type GetVaultAssetResult struct {
 	AssetId   *string                      `pulumi:"assetId"`
 	AssetKind *string                      `pulumi:"assetKind"`
 	AssetType *string                      `pulumi:"assetType"`
@@ -44,88 +44,88 @@ type LookupVaultAssetResult struct {
 	Verified  *bool                        `pulumi:"verified"`
 }
 
-func LookupVaultAssetOutput(ctx *pulumi.Context, args LookupVaultAssetOutputArgs, opts ...pulumi.InvokeOption) LookupVaultAssetResultOutput {
+func GetVaultAssetOutput(ctx *pulumi.Context, args GetVaultAssetOutputArgs, opts ...pulumi.InvokeOption) GetVaultAssetResultOutput {
 	return pulumi.ToOutputWithContext(ctx.Context(), args).
-		ApplyT(func(v interface{}) (LookupVaultAssetResultOutput, error) {
-			args := v.(LookupVaultAssetArgs)
+		ApplyT(func(v interface{}) (GetVaultAssetResultOutput, error) {
+			args := v.(GetVaultAssetArgs)
 			options := pulumi.InvokeOutputOptions{InvokeOptions: internal.PkgInvokeDefaultOpts(opts)}
-			return ctx.InvokeOutput("custody:index:getVaultAsset", args, LookupVaultAssetResultOutput{}, options).(LookupVaultAssetResultOutput), nil
-		}).(LookupVaultAssetResultOutput)
+			return ctx.InvokeOutput("custody:index:getVaultAsset", args, GetVaultAssetResultOutput{}, options).(GetVaultAssetResultOutput), nil
+		}).(GetVaultAssetResultOutput)
 }
 
-type LookupVaultAssetOutputArgs struct {
+type GetVaultAssetOutputArgs struct {
 	// Asset id.
 	AssetId pulumi.StringInput `pulumi:"assetId"`
 	// Vault id.
 	VaultId pulumi.StringInput `pulumi:"vaultId"`
 }
 
-func (LookupVaultAssetOutputArgs) ElementType() reflect.Type {
-	return reflect.TypeOf((*LookupVaultAssetArgs)(nil)).Elem()
+func (GetVaultAssetOutputArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetVaultAssetArgs)(nil)).Elem()
 }
 
-type LookupVaultAssetResultOutput struct{ *pulumi.OutputState }
+type GetVaultAssetResultOutput struct{ *pulumi.OutputState }
 
-func (LookupVaultAssetResultOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*LookupVaultAssetResult)(nil)).Elem()
+func (GetVaultAssetResultOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetVaultAssetResult)(nil)).Elem()
 }
 
-func (o LookupVaultAssetResultOutput) ToLookupVaultAssetResultOutput() LookupVaultAssetResultOutput {
+func (o GetVaultAssetResultOutput) ToGetVaultAssetResultOutput() GetVaultAssetResultOutput {
 	return o
 }
 
-func (o LookupVaultAssetResultOutput) ToLookupVaultAssetResultOutputWithContext(ctx context.Context) LookupVaultAssetResultOutput {
+func (o GetVaultAssetResultOutput) ToGetVaultAssetResultOutputWithContext(ctx context.Context) GetVaultAssetResultOutput {
 	return o
 }
 
-func (o LookupVaultAssetResultOutput) AssetId() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v LookupVaultAssetResult) *string { return v.AssetId }).(pulumi.StringPtrOutput)
+func (o GetVaultAssetResultOutput) AssetId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetVaultAssetResult) *string { return v.AssetId }).(pulumi.StringPtrOutput)
 }
 
-func (o LookupVaultAssetResultOutput) AssetKind() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v LookupVaultAssetResult) *string { return v.AssetKind }).(pulumi.StringPtrOutput)
+func (o GetVaultAssetResultOutput) AssetKind() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetVaultAssetResult) *string { return v.AssetKind }).(pulumi.StringPtrOutput)
 }
 
-func (o LookupVaultAssetResultOutput) AssetType() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v LookupVaultAssetResult) *string { return v.AssetType }).(pulumi.StringPtrOutput)
+func (o GetVaultAssetResultOutput) AssetType() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetVaultAssetResult) *string { return v.AssetType }).(pulumi.StringPtrOutput)
 }
 
-func (o LookupVaultAssetResultOutput) Balance() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v LookupVaultAssetResult) *string { return v.Balance }).(pulumi.StringPtrOutput)
+func (o GetVaultAssetResultOutput) Balance() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetVaultAssetResult) *string { return v.Balance }).(pulumi.StringPtrOutput)
 }
 
-func (o LookupVaultAssetResultOutput) Balances() GetVaultAssetResultBalancesPtrOutput {
-	return o.ApplyT(func(v LookupVaultAssetResult) *GetVaultAssetResultBalances { return v.Balances }).(GetVaultAssetResultBalancesPtrOutput)
+func (o GetVaultAssetResultOutput) Balances() GetVaultAssetResultBalancesPtrOutput {
+	return o.ApplyT(func(v GetVaultAssetResult) *GetVaultAssetResultBalances { return v.Balances }).(GetVaultAssetResultBalancesPtrOutput)
 }
 
-func (o LookupVaultAssetResultOutput) Chain() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v LookupVaultAssetResult) *string { return v.Chain }).(pulumi.StringPtrOutput)
+func (o GetVaultAssetResultOutput) Chain() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetVaultAssetResult) *string { return v.Chain }).(pulumi.StringPtrOutput)
 }
 
-func (o LookupVaultAssetResultOutput) Decimals() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v LookupVaultAssetResult) *float64 { return v.Decimals }).(pulumi.Float64PtrOutput)
+func (o GetVaultAssetResultOutput) Decimals() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetVaultAssetResult) *float64 { return v.Decimals }).(pulumi.Float64PtrOutput)
 }
 
-func (o LookupVaultAssetResultOutput) IsSpam() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v LookupVaultAssetResult) *bool { return v.IsSpam }).(pulumi.BoolPtrOutput)
+func (o GetVaultAssetResultOutput) IsSpam() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetVaultAssetResult) *bool { return v.IsSpam }).(pulumi.BoolPtrOutput)
 }
 
-func (o LookupVaultAssetResultOutput) Name() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v LookupVaultAssetResult) *string { return v.Name }).(pulumi.StringPtrOutput)
+func (o GetVaultAssetResultOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetVaultAssetResult) *string { return v.Name }).(pulumi.StringPtrOutput)
 }
 
-func (o LookupVaultAssetResultOutput) Price() GetVaultAssetResultPricePtrOutput {
-	return o.ApplyT(func(v LookupVaultAssetResult) *GetVaultAssetResultPrice { return v.Price }).(GetVaultAssetResultPricePtrOutput)
+func (o GetVaultAssetResultOutput) Price() GetVaultAssetResultPricePtrOutput {
+	return o.ApplyT(func(v GetVaultAssetResult) *GetVaultAssetResultPrice { return v.Price }).(GetVaultAssetResultPricePtrOutput)
 }
 
-func (o LookupVaultAssetResultOutput) Symbol() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v LookupVaultAssetResult) *string { return v.Symbol }).(pulumi.StringPtrOutput)
+func (o GetVaultAssetResultOutput) Symbol() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetVaultAssetResult) *string { return v.Symbol }).(pulumi.StringPtrOutput)
 }
 
-func (o LookupVaultAssetResultOutput) Verified() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v LookupVaultAssetResult) *bool { return v.Verified }).(pulumi.BoolPtrOutput)
+func (o GetVaultAssetResultOutput) Verified() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetVaultAssetResult) *bool { return v.Verified }).(pulumi.BoolPtrOutput)
 }
 
 func init() {
-	pulumi.RegisterOutputType(LookupVaultAssetResultOutput{})
+	pulumi.RegisterOutputType(GetVaultAssetResultOutput{})
 }

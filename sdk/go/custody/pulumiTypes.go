@@ -13,21 +13,6 @@ import (
 
 var _ = internal.GetEnvOrDefault
 
-// The result of `exportVaultBalances`.
-type ExportVaultBalancesResult struct {
-	CreationTime         *string  `pulumi:"creationTime"`
-	DownloadUrl          *string  `pulumi:"downloadUrl"`
-	ExpirationTime       *string  `pulumi:"expirationTime"`
-	FailedItemsCount     *float64 `pulumi:"failedItemsCount"`
-	Id                   *string  `pulumi:"id"`
-	RequestId            *string  `pulumi:"requestId"`
-	ResourceType         *string  `pulumi:"resourceType"`
-	State                *string  `pulumi:"state"`
-	SuccessfulItemsCount *float64 `pulumi:"successfulItemsCount"`
-	TotalItemsCount      *float64 `pulumi:"totalItemsCount"`
-	Type                 *string  `pulumi:"type"`
-}
-
 // The result of `getBlockchains`, one item of its list.
 type GetBlockchainsItem struct {
 	BaseDenom                *string                     `pulumi:"baseDenom"`
@@ -717,19 +702,6 @@ func (o GetSuggestedFeesValueEvmMediumPtrOutput) Price() pulumi.StringPtrOutput 
 	}).(pulumi.StringPtrOutput)
 }
 
-// The result of `getUserGroup`.
-type GetUserGroupResult struct {
-	AdminsCount    *float64                          `pulumi:"adminsCount"`
-	CreatedAt      *string                           `pulumi:"createdAt"`
-	Id             *string                           `pulumi:"id"`
-	ModifiedAt     *string                           `pulumi:"modifiedAt"`
-	ModifiedById   *string                           `pulumi:"modifiedById"`
-	Name           *string                           `pulumi:"name"`
-	ProposedChange *GetUserGroupResultProposedChange `pulumi:"proposedChange"`
-	State          *string                           `pulumi:"state"`
-	UsersCount     *float64                          `pulumi:"usersCount"`
-}
-
 // `proposedChange` of GetUserGroupResult
 type GetUserGroupResultProposedChange struct {
 	AddedUserIds   []string `pulumi:"addedUserIds"`
@@ -1038,24 +1010,6 @@ func (o GetUserGroupsItemProposedChangePtrOutput) RemovedUserIds() pulumi.String
 		}
 		return v.RemovedUserIds
 	}).(pulumi.StringArrayOutput)
-}
-
-// The result of `getUser`.
-type GetUserResult struct {
-	AllowedIpSettings            *GetUserResultAllowedIpSettings                 `pulumi:"allowedIpSettings"`
-	CreatedAt                    *string                                         `pulumi:"createdAt"`
-	Email                        *string                                         `pulumi:"email"`
-	Id                           *string                                         `pulumi:"id"`
-	LastActiveAt                 *string                                         `pulumi:"lastActiveAt"`
-	LastKeepAliveAt              *string                                         `pulumi:"lastKeepAliveAt"`
-	ModifiedAt                   *string                                         `pulumi:"modifiedAt"`
-	Name                         *string                                         `pulumi:"name"`
-	PendingAdditionToUserGroups  []GetUserResultPendingAdditionToUserGroupsItem  `pulumi:"pendingAdditionToUserGroups"`
-	PendingRemovalFromUserGroups []GetUserResultPendingRemovalFromUserGroupsItem `pulumi:"pendingRemovalFromUserGroups"`
-	Role                         *string                                         `pulumi:"role"`
-	State                        *string                                         `pulumi:"state"`
-	UserGroups                   []GetUserResultUserGroupsItem                   `pulumi:"userGroups"`
-	UserType                     *string                                         `pulumi:"userType"`
 }
 
 // `allowedIpSettings` of GetUserResult
@@ -1696,22 +1650,6 @@ func (o GetVaultAddressesItemArrayOutput) Index(i pulumi.IntInput) GetVaultAddre
 	}).(GetVaultAddressesItemOutput)
 }
 
-// The result of `getVaultAsset`.
-type GetVaultAssetResult struct {
-	AssetId   *string                      `pulumi:"assetId"`
-	AssetKind *string                      `pulumi:"assetKind"`
-	AssetType *string                      `pulumi:"assetType"`
-	Balance   *string                      `pulumi:"balance"`
-	Balances  *GetVaultAssetResultBalances `pulumi:"balances"`
-	Chain     *string                      `pulumi:"chain"`
-	Decimals  *float64                     `pulumi:"decimals"`
-	IsSpam    *bool                        `pulumi:"isSpam"`
-	Name      *string                      `pulumi:"name"`
-	Price     *GetVaultAssetResultPrice    `pulumi:"price"`
-	Symbol    *string                      `pulumi:"symbol"`
-	Verified  *bool                        `pulumi:"verified"`
-}
-
 // `balances` of GetVaultAssetResult
 type GetVaultAssetResultBalances struct {
 	AvailableMined           *string `pulumi:"availableMined"`
@@ -2317,36 +2255,6 @@ func (o GetVaultAssetsItemPricePtrOutput) PriceFloat() pulumi.StringPtrOutput {
 		}
 		return &v.PriceFloat
 	}).(pulumi.StringPtrOutput)
-}
-
-// The result of `getVault`.
-type GetVaultResult struct {
-	ActivationState      *string                          `pulumi:"activationState"`
-	Address              *string                          `pulumi:"address"`
-	BounceableAddress    *string                          `pulumi:"bounceableAddress"`
-	Chain                *string                          `pulumi:"chain"`
-	ChainAddresses       map[string]string                `pulumi:"chainAddresses"`
-	CreatedAt            *string                          `pulumi:"createdAt"`
-	DefaultAddressId     *string                          `pulumi:"defaultAddressId"`
-	DefaultAddressName   *string                          `pulumi:"defaultAddressName"`
-	DerivationPath       *string                          `pulumi:"derivationPath"`
-	EvmAddress           *string                          `pulumi:"evmAddress"`
-	ExchangeType         *string                          `pulumi:"exchangeType"`
-	Id                   *string                          `pulumi:"id"`
-	IsExternalSigner     *bool                            `pulumi:"isExternalSigner"`
-	KeyHolderId          *string                          `pulumi:"keyHolderId"`
-	KeyType              *string                          `pulumi:"keyType"`
-	ModifiedAt           *string                          `pulumi:"modifiedAt"`
-	Name                 *string                          `pulumi:"name"`
-	NativeAssets         []GetVaultResultNativeAssetsItem `pulumi:"nativeAssets"`
-	NextAddressName      *string                          `pulumi:"nextAddressName"`
-	NonBounceableAddress *string                          `pulumi:"nonBounceableAddress"`
-	OriginType           *string                          `pulumi:"originType"`
-	PublicKeyCompressed  *string                          `pulumi:"publicKeyCompressed"`
-	State                *string                          `pulumi:"state"`
-	Type                 *string                          `pulumi:"type"`
-	VaultGroupIds        []string                         `pulumi:"vaultGroupIds"`
-	VaultGroups          []GetVaultResultVaultGroupsItem  `pulumi:"vaultGroups"`
 }
 
 // an item of `nativeAssets` of GetVaultResult
