@@ -8,6 +8,7 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
+import { repoPath } from "./pulumi-engine";
 import { releaseArtifacts } from "./release";
 
 const execFileAsync = promisify(execFile);
@@ -46,9 +47,24 @@ export async function goSdkFromRelease(dir: string): Promise<string> {
 
 /**
  * The go.mod of a program module `module` that requires the Pulumi Go SDK and the custody SDK, the latter
- * replaced by the folder `sdkDir` (as a user's go.mod would require its released version).
+ * replaced by the folder `sdkDir` (as a user's go.mod would require its released version). It also requires the
+ * modules of our Go language host at the versions its go.mod pins (language-hosts/go/go.mod, the same module graph
+ * as scripts/pulumi-cli's): newer than the Pulumi SDK's minimums, which any program may have, and the versions the
+ * build cache holds compiled from the hosts' builds, so that a machine compiles the Pulumi SDK's dependencies
+ * once, not once more for the programs.
  */
 export function goModWithSdk(module: string, sdkDir: string): string {
+  const hostMod = fs.readFileSync(repoPath("language-hosts", "go", "go.mod"), "utf8");
+  const pinned = [...hostMod.matchAll(/^\t(\S+) (v\S+)(?: \/\/ indirect)?$/gm)]
+    // The Pulumi SDK is required above, and pkg/v3 (the hosts' code generators) is no program's dependency.
+    .filter(
+      ([, path]) =>
+        !path.startsWith("pulumi-custody.local/") && !path.startsWith("github.com/pulumi/pulumi/"),
+    )
+    .map(([, path, version]) => `\t${path} ${version} // indirect`);
+  const replaced = [...hostMod.matchAll(/^replace (\S+) => (\S+ v\S+)$/gm)]
+    .filter(([, path]) => !path.startsWith("pulumi-custody.local/"))
+    .map(([line]) => line);
   return [
     `module ${module}`,
     "",
@@ -59,7 +75,12 @@ export function goModWithSdk(module: string, sdkDir: string): string {
     `\tgithub.com/pulumi/pulumi/sdk/v3 ${PULUMI_GO_SDK}`,
     ")",
     "",
+    "require (",
+    ...pinned,
+    ")",
+    "",
     `replace ${GO_SDK_MODULE} => ${JSON.stringify(sdkDir)}`,
+    ...replaced,
     "",
   ].join("\n");
 }
