@@ -145,7 +145,7 @@ describe("a release, as .github/workflows/release.yml builds it (scripts/release
     assert.match(workflow, /^\s*bash scripts\/release-artifacts\.sh dist\/release$/m);
   });
 
-  it("holds exactly the artifacts the docs name: the six packages, the plugin archives, the schema, both SDKs, the checksums", () => {
+  it("holds exactly the artifacts the docs name: the six packages, the plugin archives, the schema, the three SDKs, the checksums", () => {
     const v = release.version;
     const expected = [
       ...WORKSPACES.map((w) => path.basename(release.npm[w])),
@@ -154,6 +154,7 @@ describe("a release, as .github/workflows/release.yml builds it (scripts/release
       `pulumi-custody-custody-${v}.tgz`,
       `pulumi_custody-${v}-py3-none-any.whl`,
       `pulumi_custody-${v}.tar.gz`,
+      `custody-go-sdk-v${v}.tar.gz`,
       "checksums.txt",
     ].sort();
     const present = fs.readdirSync(release.dir).filter((f) => !f.startsWith("."));
@@ -165,6 +166,7 @@ describe("a release, as .github/workflows/release.yml builds it (scripts/release
       "pulumi-resource-custody-v<version>-<os>-<arch>.tar.gz",
       "`@pulumi-custody/custody`",
       "`pulumi_custody`",
+      "`custody-go-sdk-v<version>.tar.gz`",
     ])
       assert.ok(pluginReadme.includes(named), `plugin/README.md names ${named}`);
     assert.match(pluginReadme, /`checksums\.txt`/);
@@ -242,7 +244,7 @@ describe("a release, as .github/workflows/release.yml builds it (scripts/release
     }
   });
 
-  it("says one version everywhere: each package and its ranges on the others, the schema, both SDKs", async () => {
+  it("says one version everywhere: each package and its ranges on the others, the schema, the SDKs", async () => {
     const v = release.version;
     assert.equal(JSON.parse(fs.readFileSync(repoPath("package.json"), "utf8")).version, v);
     const names = new Set(Object.values(release.names));
@@ -262,6 +264,11 @@ describe("a release, as .github/workflows/release.yml builds it (scripts/release
     const wheelPlugin = JSON.parse(await fromWheel(release.wheel, "pulumi_custody/pulumi-plugin.json"));
     assert.equal(wheelPlugin.version, v, "the plugin version the Python SDK names");
     assert.equal(wheelPlugin.server, schema.pluginDownloadURL);
+    const goPlugin = JSON.parse(
+      await fromTar(path.join(release.dir, `custody-go-sdk-v${v}.tar.gz`), "./pulumi-plugin.json"),
+    );
+    assert.equal(goPlugin.version, v, "the plugin version the Go SDK names");
+    assert.equal(goPlugin.server, schema.pluginDownloadURL);
     const wheelMeta = await fromWheel(release.wheel, `pulumi_custody-${v}.dist-info/METADATA`);
     assert.match(wheelMeta, new RegExp(`^Version: ${v.replace(/\./g, "\\.")}$`, "m"));
     const sdistMeta = await fromTar(release.sdist, `pulumi_custody-${v}/PKG-INFO`);
