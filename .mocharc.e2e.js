@@ -1,4 +1,27 @@
-// The end-to-end suites with the real engine (`npx mocha --config .mocharc.e2e.js`, or one file alone).
+// The end-to-end suites with the real engine (`bash scripts/test-e2e.sh`, or `npx mocha <one file>`).
+//
+// The files run the longest first, so that files run side by side (mocha --parallel) end together.
+// On the newest leg (CUSTODY_TEST_LEG=newest, scripts/test-current.sh) only the files that can break differently
+// with other versions of Node.js, @pulumi/pulumi, TypeScript or the CLI run; docs/testing.md says why each is there
+// and where each other one's scenarios are proven.
+const fs = require("node:fs");
+const path = require("node:path");
 const mochaConfig = require("./scripts/mocharc");
 
-module.exports = mochaConfig({ spec: ["dist/test/e2e/**/*.test.js"], timeout: mochaConfig.E2E_TIMEOUT });
+const DIR = "dist/test/e2e";
+/** The longest files, by their time on the pinned leg (docs/testing.md); the others follow by name. */
+const LONGEST_FIRST = [];
+/** The files of the newest leg. */
+const NEWEST_LEG = require("./test/e2e/legs.json").newest;
+
+const all = fs.existsSync(DIR) ? fs.readdirSync(DIR).filter((name) => name.endsWith(".test.js")) : [];
+const leg = process.env.CUSTODY_TEST_LEG === "newest" ? all.filter((name) => NEWEST_LEG.includes(name)) : all;
+const ordered = [
+  ...LONGEST_FIRST.filter((name) => leg.includes(name)),
+  ...leg.filter((name) => !LONGEST_FIRST.includes(name)).sort(),
+];
+
+module.exports = mochaConfig({
+  spec: ordered.map((name) => path.join(DIR, name)),
+  timeout: mochaConfig.E2E_TIMEOUT,
+});

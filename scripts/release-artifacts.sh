@@ -40,6 +40,10 @@ node scripts/stamp-version.js --check || die "the version is not the same everyw
 version="$(node -p 'require("./package.json").version')"
 work="$OUT/.work"
 mkdir -p "$work"
+# One run at a time per output directory: test processes that run side by side all ask for the artifacts, and
+# the first builds them while the others wait, then find them up to date.
+exec 8>"$work/.lock"
+flock 8
 
 # Whether the stamp of an artifact matches the hash of its inputs; `stamp <name> <hash>` records it.
 fresh() { [ "$(cat "$work/$1.stamp" 2>/dev/null)" = "$2" ] && [ -e "$OUT/$3" ]; }

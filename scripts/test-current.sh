@@ -1,14 +1,22 @@
 #!/usr/bin/env bash
-# The second test leg: the unit and end-to-end suites on the newest releases users run (the newest Node LTS, the newest
-# @pulumi/pulumi on the registry, the newest CLI that builds from the Go module proxy; scripts/current-versions.env),
-# in a copy of this checkout so that the first leg's node_modules stay as locked.
-# Writes mocha's output to $1/current-unit.log and $1/current-e2e.log; exits non-zero when a suite fails.
+# The second test leg: the newest releases users run (the newest Node LTS, the newest @pulumi/pulumi on the
+# registry, the newest CLI that builds from the Go module proxy; scripts/current-versions.env), in a copy of this
+# checkout so that the first leg's node_modules stay as locked. It runs the unit suites, and the end-to-end files
+# that can break differently on these versions (test/e2e/legs.json; docs/testing.md says why each is there).
+# scripts/test.sh runs it beside the pinned leg.
+#
+# Writes mocha's output to $1/current-unit.log and $1/current-e2e.log, and each step's time to $CUSTODY_TEST_STEPS;
+# exits non-zero when a suite fails. Extra arguments go to the end-to-end run (e.g. one file).
+#   bash scripts/test-current.sh <log dir> [mocha arguments]
 set -euo pipefail
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-logs="${1:?usage: test-current.sh <log dir>}"
+logs="${1:?usage: test-current.sh <log dir> [mocha arguments]}"
+shift
 # shellcheck source=/dev/null
 source "$REPO_ROOT/scripts/current-versions.env"
-step() { printf '\n==> %s\n' "$*"; }
+# shellcheck source=scripts/test-steps.sh
+source "$REPO_ROOT/scripts/test-steps.sh"
+started=$SECONDS
 
 step "Node $NODE_CURRENT (scripts/install-node.sh)"
 node_bin="$(bash "$REPO_ROOT/scripts/install-node.sh" "$NODE_CURRENT")"
@@ -21,8 +29,9 @@ step "A copy of the checkout in $work, with @pulumi/pulumi $PULUMI_NPM_CURRENT"
 mkdir -p "$work"
 # Everything but the build output and the dependencies, which are kept between runs.
 find "$work" -mindepth 1 -maxdepth 1 ! -name node_modules -exec rm -rf {} +
-tar -C "$REPO_ROOT" --exclude=./node_modules --exclude='./*/node_modules' --exclude=./dist --exclude='./*/dist' --exclude=./.git -cf - . | tar -C "$work" -xf -
-export PATH="$node_bin:$cli_bin:$PATH" PULUMI_CUSTODY_BIN="$cli_bin"
+tar -C "$REPO_ROOT" --exclude=./node_modules --exclude='./*/node_modules' --exclude=./dist --exclude='./*/dist' \
+  --exclude=./.git --exclude=./.demo --exclude=./coverage -cf - . | tar -C "$work" -xf -
+export PATH="$node_bin:$cli_bin:$PATH" PULUMI_CUSTODY_BIN="$cli_bin" CUSTODY_TEST_LEG=newest
 # The programs the end-to-end tests install from the release files use the newest TypeScript too.
 export CUSTODY_TEST_TYPESCRIPT="$TYPESCRIPT_CURRENT"
 cd "$work"
@@ -35,10 +44,11 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
 fi
 echo "node $(node --version), @pulumi/pulumi $(node -p 'require("@pulumi/pulumi/package.json").version'), pulumi $(pulumi version)"
 npm run --silent build
+record_step newest "set-up (Node, CLI, a copy of the checkout, npm install, build)" "$((SECONDS - started))"
 
 status=0
-step "Unit tests on the newest releases (mocha)"
-npx mocha 2>&1 | tee "$logs/current-unit.log" || status=1
-step "End-to-end tests on the newest releases (mocha)"
-npx mocha --config .mocharc.e2e.js 2>&1 | tee "$logs/current-e2e.log" || status=1
+unit_tests() { npx mocha 2>&1 | tee "$logs/current-unit.log"; }
+timed newest "unit tests (mocha)" unit_tests || status=1
+e2e_tests() { bash scripts/test-e2e.sh "$@" 2>&1 | tee "$logs/current-e2e.log"; }
+timed newest "end-to-end tests, the files of test/e2e/legs.json (scripts/test-e2e.sh)" e2e_tests "$@" || status=1
 exit "$status"

@@ -124,18 +124,15 @@ describe("the packages as users install them (release files, projects outside th
           assert.ok(installed.has(release.names[workspace]), `${release.names[workspace]} is installed`);
           const unwanted = FORBIDDEN[workspace].filter((name) => installed.has(name));
           assert.deepEqual(unwanted, [], `${release.names[workspace]} brings ${unwanted.join(", ")}`);
-          const bytes = treeBytes(path.join(project.dir, "node_modules"));
+          const bytes = treeBytes(project.nodeModules);
           measured.set(release.names[workspace], bytes);
           console.log(`      ${release.names[workspace]} installs ${(bytes / 1e6).toFixed(1)} MB`);
           for (const file of ["README.md", "LICENSE", "package.json"]) {
-            const shipped = path.join(project.dir, "node_modules", release.names[workspace], file);
+            const shipped = path.join(project.nodeModules, release.names[workspace], file);
             assert.ok(fs.existsSync(shipped), `${release.names[workspace]} ships ${file}`);
           }
           const manifest = JSON.parse(
-            fs.readFileSync(
-              path.join(project.dir, "node_modules", release.names[workspace], "package.json"),
-              "utf8",
-            ),
+            fs.readFileSync(path.join(project.nodeModules, release.names[workspace], "package.json"), "utf8"),
           );
           assert.equal(manifest.repository?.url, `git+${REPOSITORY}.git`);
           assert.equal(manifest.repository?.directory, workspace);
@@ -239,7 +236,7 @@ describe("the packages as users install them (release files, projects outside th
       it(`every entry point of every package type-checks with moduleResolution ${moduleResolution}`, async function () {
         this.timeout(5 * 60_000);
         const tsMajor = Number(programToolVersions().typescript.split(".")[0]);
-        const tsc = path.join(project.dir, "node_modules", "typescript", "bin", "tsc");
+        const tsc = path.join(project.nodeModules, "typescript", "bin", "tsc");
         const run = async (files: string[], compilerOptions: object) => {
           const file = path.join(programDir, `tsconfig.${moduleResolution}.json`);
           fs.writeFileSync(file, JSON.stringify({ ...templateTsconfig(files), compilerOptions }));
@@ -290,7 +287,7 @@ describe("the packages as users install them (release files, projects outside th
         config,
         JSON.stringify({ ...base, compilerOptions: { ...base.compilerOptions, noEmit: true } }),
       );
-      const tsc = path.join(project.dir, "node_modules", "typescript", "bin", "tsc");
+      const tsc = path.join(project.nodeModules, "typescript", "bin", "tsc");
       const out = await execFileAsync(process.execPath, [tsc, "-p", config, "--pretty", "false"], {
         cwd: dir,
       }).then(
@@ -407,7 +404,7 @@ describe("the packages as users install them (release files, projects outside th
         path.join(policyDir, "index.ts"),
         'import { Vault } from "pulumi-custody";\nnew Vault("treasury", { name: "delivered Treasury", type: "evm" });\n',
       );
-      const pack = path.join(project.dir, "node_modules", "@pulumi-custody", "policy");
+      const pack = path.join(project.nodeModules, "@pulumi-custody", "policy");
       const checked = await createLocalStack({
         projectDir: policyDir,
         stackName: "policy",

@@ -131,7 +131,7 @@ const BLOCKS: Record<string, BlockRun> = {
     background: EMULATOR_LINE,
   },
   "examples/treasury-layout/README.md#1": {
-    substitute: [PORT, ["<controlToken>", "$EMULATOR_CONTROL_TOKEN"], ["<id>", "$(__pending_proposal)"]],
+    substitute: [PORT, ["<controlToken>", "$EMULATOR_CONTROL_TOKEN"]],
   },
   "examples/yaml-vaults/README.md#0": { substitute: [PORT, LOGIN, ACCESS_TOKEN], background: EMULATOR_LINE },
 };
@@ -163,7 +163,11 @@ const SESSIONS: Session[] = [
     workDir: { example: "quickstart" },
     steps: [
       { doc: "examples/quickstart/README.md#0" },
-      { setup: 'test -n "$(pulumi stack output treasuryVaultId)"', why: "up made the vault" },
+      {
+        setup:
+          'test "$(pulumi stack output treasuryVaultId)" = "$(__vault_id "Quickstart Treasury")" && test "$(pulumi stack output treasuryAddress)" = "$(__vault_field "Quickstart Treasury" address)" && pulumi stack output depositAddress | grep -q "^tb1" && __vault_id "Quickstart Bitcoin" >/dev/null && pulumi preview --expect-no-changes --non-interactive >/dev/null',
+        why: "up made both vaults and the deposit address, and a second preview has nothing to do",
+      },
       {
         setup: 'export ACCESS_TOKEN="$EMULATOR_ACCESS_TOKEN"',
         why: "the doc's $ACCESS_TOKEN: the user's token",
@@ -205,16 +209,26 @@ const SESSIONS: Session[] = [
     steps: [
       { doc: "examples/adopt-existing/README.md#0" },
       {
-        setup:
-          "pulumi stack output acquisitions --json > acquisitions.json && grep restored acquisitions.json",
-        why: "the vaults came back",
+        setup: `for name in "Treasury ETH" "Solana Operations" "BTC Cold Storage"; do test "$(__vaults_named "$name")" = 1 && test "$(__vault_field "$name" state)" = active || exit 1; done && test "$(pulumi stack output vaultIds --json | node -p 'const v = JSON.parse(require("fs").readFileSync(0, "utf8")); [v.treasury, v.operations, v.coldStorage].join(" ")')" = "$(__vault_id "Treasury ETH") $(__vault_id "Solana Operations") $(__vault_id "BTC Cold Storage")" && pulumi stack output --json | __outputs_hold 'Object.values(o.acquisitions).join() === "restored,restored,restored"'`,
+        why: "the README: the same three seeded vaults came back, active, and no vault was created",
       },
     ],
   },
   {
     name: "treasury-layout",
     workDir: { example: "treasury-layout" },
-    steps: [{ doc: "examples/treasury-layout/README.md#0" }, { doc: "examples/treasury-layout/README.md#1" }],
+    steps: [
+      { doc: "examples/treasury-layout/README.md#0" },
+      {
+        setup: `pulumi stack output --json | __outputs_hold 'Object.keys(o.vaultIds).length === 8 && Object.keys(o.addresses).length === 3 && JSON.stringify([...o.awaitingApproval].sort()) === JSON.stringify(["Layout Bitcoin Cold Storage", "Layout Ethereum Market Making", "Layout Ethereum Payroll", "Layout Solana Staking"])' && test "$(__pending_count)" = 4`,
+        why: "the README: eight vaults, three addresses, and four vaults await a proposal's approval",
+      },
+      { doc: "examples/treasury-layout/README.md#1" },
+      {
+        setup: `pulumi stack output --json | __outputs_hold 'o.awaitingApproval.length === 0' && test "$(__pending_count)" = 0 && pulumi preview --refresh --expect-no-changes --non-interactive >/dev/null`,
+        why: "the README: once approved, nothing waits and the stack has converged",
+      },
+    ],
   },
   {
     name: "yaml-vaults, then custody import into YAML and TypeScript projects",
@@ -390,7 +404,7 @@ describe("every shell command of the shipped docs runs (release tarballs, real e
       wrappers,
       tarballs,
       owns,
-      project.dir,
+      project.nodeModules,
       which("npm", machine),
       which("npx", machine),
     );

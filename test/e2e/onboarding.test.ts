@@ -257,7 +257,7 @@ describe("onboarding an existing organization: custody import, pulumi import --f
     vaults: Map<string, { id?: unknown; inputs?: Record<string, unknown> }>,
   ): Promise<void> {
     const out = path.join(path.dirname(policyConfig), "review.md");
-    const pack = path.join(project.dir, "node_modules", "@pulumi-custody", "policy");
+    const pack = path.join(project.nodeModules, "@pulumi-custody", "policy");
     const args = ["review", "--stack", stack.name, "--out", out, "--"];
     let code = 0;
     try {

@@ -4,13 +4,17 @@
 //
 // From Python: examples/python-quickstart, copied out of the repository, on the SDK's wheel installed by pip into
 // a new virtualenv, run by our Python language host (language-hosts/python) under the real CLI, against the
-// emulator, with no Node.js on the stack's PATH (the plugin's archive holds one self-contained executable). Create, rename, drift detected by `preview --refresh --expect-no-changes` and repaired, archive on
-// delete and restore on recreate, adoption (`adoptExisting`), `pulumi import`, and `pulumi install` creating the
-// project's virtualenv from its requirements.txt. The steps share one stack and run in order.
+// emulator, with no Node.js on the stack's PATH (the plugin's archive holds one self-contained executable). What
+// only the language can break: the SDK loads and its program runs `up`, `pulumi import` prints Python that runs
+// with no changes, the typed functions, and `pulumi install` creating the project's virtualenv from its
+// requirements.txt. The steps share one stack and run in order.
 //
-// A shorter second suite runs the same scenario from a JavaScript program (test/fixtures/sdk-nodejs) through
-// the npm package generated from the same schema, installed from its tarball into the project the suites of
-// the delivered product share.
+// A second suite does the same from a JavaScript program (test/fixtures/sdk-nodejs) through the npm package
+// generated from the same schema, installed from its tarball into the project the suites of the delivered
+// product share.
+//
+// The provider's own lifecycle on this path (rename, drift and its repair, archive and restore, adoption,
+// `pulumi import` of a vault) is proven once, by test/e2e/native-plugin.test.ts (docs/testing.md).
 import * as assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
@@ -21,7 +25,6 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import {
   apiAddresses,
   apiVaultsNamed,
-  assertRenameDriftCaughtAndRepaired,
   configureForEmulator,
   importAndRunPrintedCode,
   pulumiCli,
@@ -48,11 +51,8 @@ const EXAMPLE = repoPath("examples", "python-quickstart");
 
 const NAMES = {
   treasury: "py Treasury",
-  renamed: "py Treasury (renamed)",
   bitcoin: "py Bitcoin",
   cold: "py Cold",
-  adopted: "py made out of band, adopted",
-  imported: "py made out of band, imported",
 };
 
 /**
@@ -155,99 +155,6 @@ describe("Python program through the generated SDK and the plugin (real engine, 
     // The SDK registers its resources with the schema's version, so the engine asks for that provider.
     const provider = [...(await stateResources(stack, PROVIDER)).values()][0];
     assert.equal(provider?.inputs?.version, schemaVersion);
-  });
-
-  it("renaming in the program updates the vault in place (same id)", async () => {
-    await declare(NAMES.renamed, { cold: { name: NAMES.cold, type: "utxo", chain: "bitcoin_testnet" } });
-
-    const up = await stack.up();
-
-    assert.deepEqual(up.summary.resourceChanges, { same: 4, update: 1 });
-    assert.equal((await emulator.client.vaults.get(ids.get("treasury")!)).name, NAMES.renamed);
-    assert.equal((await stateResources(stack, VAULT)).get("treasury")?.id, ids.get("treasury"));
-    await stack.preview({ expectNoChanges: true });
-  });
-
-  it("drift: an out-of-band rename fails `preview --refresh --expect-no-changes`, and `up --refresh` repairs it", async () => {
-    await assertRenameDriftCaughtAndRepaired(
-      stack,
-      emulator.client,
-      ids.get("treasury")!,
-      NAMES.renamed,
-      "py renamed behind Pulumi's back",
-    );
-  });
-
-  it("removing a vault from the program archives it; declaring it again restores the same vault", async () => {
-    await declare(NAMES.renamed, {});
-    const removed = await stack.up();
-    assert.deepEqual(removed.summary.resourceChanges, { same: 4, delete: 1 });
-    assert.equal((await emulator.client.vaults.get(ids.get("cold")!)).state, "archived");
-
-    await declare(NAMES.renamed, { cold: { name: NAMES.cold, type: "utxo", chain: "bitcoin_testnet" } });
-    const restored = await stack.up();
-
-    assert.deepEqual(restored.summary.resourceChanges, { same: 4, create: 1 });
-    const cold = (await stateResources(stack, VAULT)).get("cold");
-    assert.equal(cold?.id, ids.get("cold"), "the archived vault came back, not a new one");
-    assert.equal(cold?.outputs?.acquisition, "restored");
-    assert.equal((await emulator.client.vaults.get(ids.get("cold")!)).state, "active");
-  });
-
-  it("`adoptExisting` takes over a vault of the same name made outside Pulumi", async () => {
-    const made = await emulator.client.vaults.create({ name: NAMES.adopted, type: "evm" });
-    const cold = { name: NAMES.cold, type: "utxo", chain: "bitcoin_testnet" };
-
-    await declare(NAMES.renamed, {
-      cold,
-      adopted: { name: NAMES.adopted, type: "evm", adoptExisting: true },
-    });
-    const up = await stack.up();
-
-    assert.deepEqual(up.summary.resourceChanges, { same: 5, create: 1 });
-    const adopted = (await stateResources(stack, VAULT)).get("adopted");
-    assert.equal(adopted?.id, made.id);
-    assert.equal(adopted?.outputs?.acquisition, "adopted");
-    assert.equal((await apiVaultsNamed(emulator.client, [NAMES.adopted])).length, 1, "no second vault");
-    await stack.preview({ refresh: true, expectNoChanges: true });
-  });
-
-  it("`pulumi import custody:index:Vault` adopts a vault; once the program declares it there are no changes", async () => {
-    const made = await emulator.client.vaults.create({ name: NAMES.imported, type: "evm" });
-
-    const { stdout } = await pulumiCli(stack, [
-      "import",
-      VAULT,
-      "imported",
-      made.id,
-      // The program does not declare `protect`, which `pulumi import` sets by default.
-      "--protect=false",
-      "--yes",
-    ]);
-
-    // The CLI prints the code to add (the language host's GenerateProgram); the example takes it as config.
-    assert.match(
-      stdout,
-      /custody\.Vault\("imported",\s*name="py made out of band, imported",\s*type=custody\.VaultType\.EVM,\s*vault_group_ids=\["[0-9a-f-]{36}"\]\)/,
-    );
-
-    const imported = (await stateResources(stack, VAULT)).get("imported");
-    assert.equal(imported?.id, made.id);
-    assert.equal(imported?.outputs?.acquisition, "adopted");
-    // The import declares the vault's approved vault groups, as the service reports them (docs/provider.md).
-    const live = await emulator.client.vaults.get(made.id);
-    const groups =
-      live.vault_groups?.map((group) => group.id) ?? (live.vault_group ? [live.vault_group.id] : []);
-    assert.ok(groups.length > 0, "the service put the new vault in a group");
-    assert.deepEqual(imported?.inputs, { name: NAMES.imported, type: "evm", vaultGroupIds: groups });
-
-    await declare(NAMES.renamed, {
-      cold: { name: NAMES.cold, type: "utxo", chain: "bitcoin_testnet" },
-      adopted: { name: NAMES.adopted, type: "evm", adoptExisting: true },
-      imported: { name: NAMES.imported, type: "evm" },
-    });
-    await stack.preview({ expectNoChanges: true });
-    await stack.preview({ refresh: true, expectNoChanges: true });
   });
 
   it("`pulumi import` prints Python that, run as the program, has no changes", async () => {
@@ -363,8 +270,6 @@ describe("JavaScript program through the generated npm SDK and the plugin (real 
   let tempRoot: string;
   let schemaVersion: string;
   let project: { dir: string };
-  const ids = new Map<string, string>();
-  const treasury = (name: string) => ({ name, type: "evm" });
   const cold = { name: "js Cold", type: "utxo", chain: "bitcoin_testnet" };
 
   async function declare(vaults: Record<string, object>): Promise<void> {
@@ -412,73 +317,14 @@ describe("JavaScript program through the generated npm SDK and the plugin (real 
     assert.equal(schema.pluginDownloadURL, "github://api.github.com/pulumi-custody/pulumi-custody");
   });
 
-  it("up creates, then a rename updates in place", async () => {
-    await declare({ treasury: treasury("js Treasury"), cold });
+  it("up creates the vaults of the JavaScript program", async () => {
+    await declare({ treasury: { name: "js Treasury", type: "evm" }, cold });
     const created = await stack.up();
     assert.deepEqual(created.summary.resourceChanges, { create: 3 }, "the stack and 2 vaults");
     assert.equal(created.outputs.sdkVersion.value, schemaVersion, "the SDK carries the schema's version");
-    for (const [key, resource] of await stateResources(stack, VAULT)) ids.set(key, String(resource.id));
-    assert.equal((await emulator.client.vaults.get(ids.get("treasury")!)).name, "js Treasury");
-
-    await declare({ treasury: treasury("js Treasury (renamed)"), cold });
-    const renamed = await stack.up();
-
-    assert.deepEqual(renamed.summary.resourceChanges, { same: 2, update: 1 });
-    assert.equal((await emulator.client.vaults.get(ids.get("treasury")!)).name, "js Treasury (renamed)");
-  });
-
-  it("drift is detected by `preview --refresh --expect-no-changes` and repaired by `up --refresh`", async () => {
-    await emulator.client.vaults.rename(ids.get("treasury")!, "js renamed behind Pulumi's back");
-    await assert.rejects(stack.preview({ refresh: true, expectNoChanges: true }), /no changes were expected/);
-
-    await stack.up({ refresh: true });
-
-    assert.equal((await emulator.client.vaults.get(ids.get("treasury")!)).name, "js Treasury (renamed)");
-    await stack.preview({ refresh: true, expectNoChanges: true });
-  });
-
-  it("removing a vault archives it; declaring it again restores it; adoptExisting takes over one made elsewhere", async () => {
-    await declare({ treasury: treasury("js Treasury (renamed)") });
-    assert.deepEqual((await stack.up()).summary.resourceChanges, { same: 2, delete: 1 });
-    assert.equal((await emulator.client.vaults.get(ids.get("cold")!)).state, "archived");
-
-    const made = await emulator.client.vaults.create({ name: "js made elsewhere", type: "evm" });
-    await declare({
-      treasury: treasury("js Treasury (renamed)"),
-      cold,
-      adopted: { name: "js made elsewhere", type: "evm", adoptExisting: true },
-    });
-    const up = await stack.up();
-
-    assert.deepEqual(up.summary.resourceChanges, { same: 2, create: 2 });
     const vaults = await stateResources(stack, VAULT);
-    assert.equal(vaults.get("cold")?.id, ids.get("cold"));
-    assert.equal(vaults.get("cold")?.outputs?.acquisition, "restored");
-    assert.equal(vaults.get("adopted")?.id, made.id);
-    assert.equal(vaults.get("adopted")?.outputs?.acquisition, "adopted");
-  });
-
-  it("`pulumi import` adopts a vault; once the program declares it there are no changes", async () => {
-    const made = await emulator.client.vaults.create({ name: "js imported", type: "evm" });
-    const ws = stack.workspace;
-    await execFileAsync(
-      ws.pulumiCommand.command,
-      ["import", VAULT, "imported", made.id, "--generate-code=false", "--protect=false", "--yes"].concat([
-        "--stack",
-        stack.name,
-        "--non-interactive",
-      ]),
-      { cwd: ws.workDir, env: { ...process.env, ...ws.envVars }, maxBuffer: 64 * 1024 * 1024 },
-    );
-    assert.equal((await stateResources(stack, VAULT)).get("imported")?.outputs?.acquisition, "adopted");
-
-    await declare({
-      treasury: treasury("js Treasury (renamed)"),
-      cold,
-      adopted: { name: "js made elsewhere", type: "evm", adoptExisting: true },
-      imported: { name: "js imported", type: "evm" },
-    });
-    await stack.preview({ refresh: true, expectNoChanges: true });
+    assert.equal((await emulator.client.vaults.get(String(vaults.get("treasury")?.id))).name, "js Treasury");
+    assert.equal((await emulator.client.vaults.get(String(vaults.get("cold")?.id))).name, "js Cold");
   });
 
   it("`pulumi import` prints TypeScript that, run as the program, has no changes", async () => {

@@ -1,9 +1,11 @@
 // examples/yaml-vaults, a Pulumi YAML program, as a user runs it: copied out of the repository, run by the
 // upstream YAML language host (`pulumi-language-yaml`, built from github.com/pulumi/pulumi-yaml by
 // scripts/install-pulumi.sh) under the real CLI, through the plugin installed from its release archive, against
-// the emulator, with no Node.js on the stack's PATH: the plugin's archive holds one self-contained executable.
-// Create (vaults, an address, a data-source lookup), a rename in place, drift caught and repaired, and destroy
-// archiving the vaults. The steps share one stack and run in order.
+// the emulator, with no Node.js on the stack's PATH (the plugin's archive holds one self-contained executable):
+// what only a YAML program can break, that the upstream host loads the plugin's schema and runs the program's
+// resources and data-source lookup, and the preview after it has nothing to do. The provider's own lifecycle on
+// the plugin path (rename, drift and its repair, archive and restore) is proven once, by
+// test/e2e/native-plugin.test.ts; importing into a YAML program, by test/e2e/onboarding.test.ts (docs/testing.md).
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as http from "node:http";
@@ -14,7 +16,6 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import {
   apiAddresses,
   apiVaultsNamed,
-  assertRenameDriftCaughtAndRepaired,
   configureForEmulator,
   pulumiCli,
   startTestEmulator,
@@ -115,39 +116,6 @@ describe("examples/yaml-vaults: a Pulumi YAML program on the upstream YAML host 
       [[seeded.id, "Treasury ETH"]],
     );
     await stack.preview({ expectNoChanges: true });
-  });
-
-  it("renaming through the config updates the vault in place (same id)", async () => {
-    await stack.setConfig("treasuryName", { value: "YAML Treasury (renamed)" });
-
-    const up = await stack.up();
-
-    assert.deepEqual(up.summary.resourceChanges, { same: 3, update: 1 });
-    assert.equal((await emulator.client.vaults.get(ids.get("treasury")!)).name, "YAML Treasury (renamed)");
-    assert.equal((await stateResources(stack, VAULT)).get("treasury")?.id, ids.get("treasury"));
-  });
-
-  it("drift: an out-of-band rename fails `preview --refresh --expect-no-changes`; `up --refresh` repairs it", async () => {
-    await assertRenameDriftCaughtAndRepaired(
-      stack,
-      emulator.client,
-      ids.get("treasury")!,
-      "YAML Treasury (renamed)",
-      "yaml renamed behind Pulumi's back",
-    );
-  });
-
-  it("destroy archives the vaults (the API cannot delete them); up restores the same ones", async () => {
-    await stack.destroy();
-    for (const id of ids.values()) assert.equal((await emulator.client.vaults.get(id)).state, "archived");
-
-    await stack.up();
-
-    const vaults = await stateResources(stack, VAULT);
-    for (const [key, resource] of vaults) {
-      assert.equal(resource.id, ids.get(key), `${key}: the archived vault came back`);
-      assert.equal(resource.outputs?.acquisition, "restored");
-    }
   });
 });
 

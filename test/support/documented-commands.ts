@@ -135,8 +135,14 @@ __started_in_background() {
 __control() { curl -sf -H "x-emulator-control-token: $EMULATOR_CONTROL_TOKEN" "$EMULATOR_BASE_URL/__emulator$1"; }
 # The id of the emulator's vault named $1.
 __vault_id() { __control /state/vaults | NAME="$1" node -e 'const b = JSON.parse(require("fs").readFileSync(0, "utf8")); const v = b.items.find((x) => x.name === process.env.NAME); if (!v) process.exit(1); process.stdout.write(v.id)'; }
-# The id of the first pending change proposal.
-__pending_proposal() { __control "/proposals?state=pending" | node -e 'const b = JSON.parse(require("fs").readFileSync(0, "utf8")); if (!b.proposals.length) process.exit(1); process.stdout.write(b.proposals[0].id)'; }
+# The field $2 of the emulator's vault named $1, as the API answers it (e.g. address, state).
+__vault_field() { curl -sf -H "authorization: Bearer $EMULATOR_ACCESS_TOKEN" "$EMULATOR_BASE_URL/api/v1/vaults/$(__vault_id "$1")" | FIELD="$2" node -e 'const v = JSON.parse(require("fs").readFileSync(0, "utf8")); process.stdout.write(String(v[process.env.FIELD]))'; }
+# How many of the emulator's vaults are named $1, in every state.
+__vaults_named() { __control /state/vaults | NAME="$1" node -e 'const b = JSON.parse(require("fs").readFileSync(0, "utf8")); process.stdout.write(String(b.items.filter((x) => x.name === process.env.NAME).length))'; }
+# How many change proposals are pending.
+__pending_count() { __control "/proposals?state=pending" | node -e 'process.stdout.write(String(JSON.parse(require("fs").readFileSync(0, "utf8")).proposals.length))'; }
+# Checks the stack's outputs (JSON on stdin) with the JavaScript expression $1 of \`o\`; prints them when it fails.
+__outputs_hold() { EXPR="$1" node -e 'const o = JSON.parse(require("fs").readFileSync(0, "utf8")); if (!eval(process.env.EXPR)) { console.error("outputs do not hold " + process.env.EXPR + ": " + JSON.stringify(o)); process.exit(1); }'; }
 # Creates a vault through the API: $1 name, $2 type.
 __create_vault() { curl -sf -X POST -H "authorization: Bearer $EMULATOR_ACCESS_TOKEN" -H 'content-type: application/json' -d "{\\"name\\":\\"$1\\",\\"type\\":\\"$2\\"}" "$EMULATOR_BASE_URL/api/v1/vaults" >/dev/null; }
 `;
@@ -144,14 +150,14 @@ __create_vault() { curl -sf -X POST -H "authorization: Bearer $EMULATOR_ACCESS_T
 /**
  * `npm` and `npx` for the doc commands, in `binDir`: `npm install` of one of this repository's packages takes
  * its release tarball (and those of its own packages it depends on, which are not on the registry); `npx` of
- * `@pulumi-custody/emulator` or `@pulumi-custody/cli` runs the bin of `installedDir`, and never downloads a
+ * `@pulumi-custody/emulator` or `@pulumi-custody/cli` runs its bin in `nodeModules` (an installed project's), and never downloads a
  * package it does not find installed. Everything else goes to the real npm.
  */
 export async function writeNpmWrappers(
   binDir: string,
   tarballs: Record<string, string>,
   ownDependencies: Record<string, string[]>,
-  installedDir: string,
+  nodeModules: string,
   realNpm: string,
   realNpx: string,
 ): Promise<void> {
@@ -187,8 +193,8 @@ exec ${JSON.stringify(realNpm)} "$@"
     `#!/usr/bin/env bash
 # npx for the documented commands: this repository's packages from the release install; no downloads.
 case "$1" in
-  @pulumi-custody/emulator) shift; exec ${JSON.stringify(path.join(installedDir, "node_modules", ".bin", "custody-emulator"))} "$@" ;;
-  @pulumi-custody/cli) shift; exec ${JSON.stringify(path.join(installedDir, "node_modules", ".bin", "custody"))} "$@" ;;
+  @pulumi-custody/emulator) shift; exec ${JSON.stringify(path.join(nodeModules, ".bin", "custody-emulator"))} "$@" ;;
+  @pulumi-custody/cli) shift; exec ${JSON.stringify(path.join(nodeModules, ".bin", "custody"))} "$@" ;;
 esac
 npm_config_yes=false exec ${JSON.stringify(realNpx)} "$@"
 `,

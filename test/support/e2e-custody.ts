@@ -192,20 +192,20 @@ export async function exampleStack(emulator: TestEmulator, name: string, stackNa
       recursive: true,
       filter: (source) => !source.split(path.sep).includes("node_modules"),
     });
-    assertDependenciesInstalled(dir, project.dir);
+    assertDependenciesInstalled(dir, project.nodeModules);
   }
   const stack = await createLocalStack({ projectDir: dir, stackName });
   return configureForEmulator(stack, emulator);
 }
 
 /** Every dependency of the package.json in `dir` is satisfied by what `projectDir`'s node_modules holds. */
-function assertDependenciesInstalled(dir: string, projectDir: string): void {
+function assertDependenciesInstalled(dir: string, nodeModules: string): void {
   const manifest = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8"));
   const semver: { satisfies(version: string, range: string): boolean } = require(
-    require.resolve("semver", { paths: [path.join(projectDir, "node_modules", "@pulumi", "pulumi")] }),
+    require.resolve("semver", { paths: [path.join(nodeModules, "@pulumi", "pulumi")] }),
   );
   for (const [name, range] of Object.entries({ ...manifest.dependencies, ...manifest.devDependencies })) {
-    const installed = path.join(projectDir, "node_modules", name, "package.json");
+    const installed = path.join(nodeModules, name, "package.json");
     assert.ok(fs.existsSync(installed), `${dir}/package.json needs ${name}, which is not installed`);
     const { version } = JSON.parse(fs.readFileSync(installed, "utf8"));
     assert.ok(

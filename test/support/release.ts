@@ -3,12 +3,15 @@
  * each package's `npm pack`, the plugin archive, the SDKs generated from the plugin's schema) and projects
  * outside the repository that install them as users do, from those files.
  *
- * Both are made once per test process and shared by every suite that asks ({@link releaseArtifacts},
- * {@link installedProject}), so that the suites pay for one release build and one `npm install`.
+ * Both are made once for what they are made of, not once per process, so that the suites can run side by side
+ * and a run pays for one release build and one `npm install`: the release script rebuilds only what changed
+ * (and runs one at a time), and the installed project is kept under the hash of what it installs
+ * ({@link installedProject}).
  *
  * @module
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -113,8 +116,10 @@ const OWN_DEPENDENCIES: Record<Workspace, Workspace[]> = {
 
 /** A project made by {@link installProject}. */
 export interface InstalledProject {
-  /** Its directory (outside the repository). */
+  /** Its directory (outside the repository): programs made in it resolve the installed packages. */
   dir: string;
+  /** The `node_modules` directory the packages are installed in (in `dir`, or in a folder above it). */
+  nodeModules: string;
   /** What `npm install` printed. */
   installLog: string;
   /** The path of an installed bin (`node_modules/.bin/<name>`). */
@@ -158,6 +163,7 @@ export async function installProject(options: InstallOptions): Promise<Installed
   return {
     dir,
     installLog: `${install.stdout}\n${install.stderr}`,
+    nodeModules: path.join(dir, "node_modules"),
     bin: (name) => path.join(dir, "node_modules", ".bin", name),
   };
 }
@@ -179,7 +185,7 @@ export function programToolVersions(): { pulumi: string; typescript: string; typ
 }
 
 let project: Promise<InstalledProject> | undefined;
-/** Projects to delete when the process ends. */
+/** Folders to delete when the process ends. */
 const made = new Set<string>();
 process.once("exit", () => {
   for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
@@ -190,22 +196,145 @@ process.once("exit", () => {
  * and the Node.js SDK of the plugin, installed from their release files, with `@pulumi/pulumi` and TypeScript
  * as a `pulumi new typescript` project has them. Programs of the suites live in folders inside it, so that
  * they resolve these packages as a user's program does.
+ *
+ * The install is made once for what it installs, not once per process: it is kept in the cache directory
+ * under the hash of the release files, the tool versions and Node's version ({@link sharedInstall}), so that
+ * the suites' processes, run side by side, and the next run share one `npm install`. Each process gets a
+ * folder of its own in it (its `dir`, deleted when the process ends), so that what one suite writes there never
+ * meets another's; Node.js and TypeScript find the install's `node_modules` in the folder above, as a program in
+ * a subfolder of a user's project does. (A link to it would not do: the Pulumi SDK would then serialize a
+ * provider as a path into the link instead of `require("pulumi-custody/…")`.)
  */
 export function installedProject(): Promise<InstalledProject> {
   project ??= (async () => {
     const release = await releaseArtifacts();
     const tools = programToolVersions();
-    return installProject({
-      workspaces: WORKSPACES,
-      dependencies: {
-        "@pulumi/pulumi": tools.pulumi,
-        "@pulumi-custody/custody": `file:${release.nodeSdk}`,
-        typescript: tools.typescript,
-        "@types/node": tools.typesNode,
+    const dependencies: Record<string, string> = {
+      "@pulumi/pulumi": tools.pulumi,
+      "@pulumi-custody/custody": `file:${release.nodeSdk}`,
+      typescript: tools.typescript,
+      "@types/node": tools.typesNode,
+    };
+    for (const workspace of WORKSPACES)
+      dependencies[release.names[workspace]] = `file:${release.npm[workspace]}`;
+    const root = await sharedInstall(
+      {
+        checksums: await fs.promises.readFile(release.checksums, "utf8"),
+        dependencies,
+        node: process.version,
       },
-    });
+      dependencies,
+    );
+    const dir = await fs.promises.mkdtemp(path.join(root, `run-${process.pid}-`));
+    made.add(dir);
+    return {
+      dir,
+      installLog: await fs.promises.readFile(path.join(root, "install.log"), "utf8"),
+      nodeModules: path.join(root, "node_modules"),
+      bin: (name) => path.join(root, "node_modules", ".bin", name),
+    };
   })();
   return project;
+}
+
+/**
+ * Where {@link sharedInstall} keeps its projects: the temporary directory, not the engine's cache, whose path holds
+ * "pulumi-custody". The Pulumi SDK finds an installed package's package.json at the first occurrence of the
+ * package's name in its path (`getPackageDefinition` in `@pulumi/pulumi/runtime/closure/package.js`), so a
+ * project under such a path serializes `require("pulumi-custody/dist/…")`, which the package's `exports` refuse.
+ */
+function installCache(): string {
+  return path.join(os.tmpdir(), "custody-installed-projects");
+}
+
+/** Installs kept after this long unused are deleted by the next one made. */
+const INSTALL_KEPT_MS = 2 * 24 * 3600_000;
+
+/**
+ * A project with `dependencies` installed, kept in {@link installCache} under the hash of `inputs` (everything
+ * the install depends on): made by the first process that asks, under a lock, and found by every later one.
+ * Resolves to its directory.
+ */
+async function sharedInstall(inputs: unknown, dependencies: Record<string, string>): Promise<string> {
+  const cache = installCache();
+  await fs.promises.mkdir(cache, { recursive: true });
+  const key = createHash("sha256").update(JSON.stringify(inputs)).digest("hex").slice(0, 16);
+  const root = path.join(cache, key);
+  const ready = () => fs.existsSync(path.join(root, "install.log"));
+  if (!ready())
+    await withLock(path.join(cache, `${key}.lock`), async () => {
+      if (ready()) return;
+      // Made beside its final place, then renamed: a process that finds the folder finds it whole.
+      const building = `${root}.building-${process.pid}`;
+      await fs.promises.rm(building, { recursive: true, force: true });
+      await fs.promises.mkdir(building);
+      await fs.promises.writeFile(
+        path.join(building, "package.json"),
+        `${JSON.stringify({ name: "custody-installed", private: true, dependencies }, null, 2)}\n`,
+      );
+      const install = await execFileAsync(npm, ["install", "--no-audit", "--no-fund", "--prefer-offline"], {
+        cwd: building,
+        maxBuffer: 16 * 1024 * 1024,
+      });
+      await fs.promises.writeFile(path.join(building, "install.log"), `${install.stdout}\n${install.stderr}`);
+      await fs.promises.rename(building, root);
+      await pruneInstalls(cache, key);
+    });
+  const now = new Date();
+  await fs.promises.utimes(root, now, now);
+  // Folders of processes that were killed before their exit handler ran.
+  for (const entry of await fs.promises.readdir(root)) {
+    const pid = /^run-(\d+)-/.exec(entry)?.[1];
+    if (pid && !processAlive(Number(pid)))
+      await fs.promises.rm(path.join(root, entry), { recursive: true, force: true });
+  }
+  return root;
+}
+
+/** Deletes the installs other than `keep` that nobody used for {@link INSTALL_KEPT_MS}. */
+async function pruneInstalls(cache: string, keep: string): Promise<void> {
+  for (const entry of await fs.promises.readdir(cache, { withFileTypes: true })) {
+    if (!entry.isDirectory() || entry.name === keep) continue;
+    const dir = path.join(cache, entry.name);
+    const stale = Date.now() - (await fs.promises.stat(dir)).mtimeMs > INSTALL_KEPT_MS;
+    const orphan = /\.building-(\d+)$/.exec(entry.name);
+    if (stale || (orphan && !processAlive(Number(orphan[1]))))
+      await fs.promises.rm(dir, { recursive: true, force: true });
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Runs `fn` holding the lock `lockDir` (a directory: `mkdir` is atomic); a lock whose process is gone is taken
+ * over.
+ */
+async function withLock<T>(lockDir: string, fn: () => Promise<T>): Promise<T> {
+  for (;;) {
+    try {
+      await fs.promises.mkdir(lockDir);
+      await fs.promises.writeFile(path.join(lockDir, "pid"), String(process.pid));
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      const holder = Number(await fs.promises.readFile(path.join(lockDir, "pid"), "utf8").catch(() => "0"));
+      if (holder > 0 && !processAlive(holder))
+        await fs.promises.rm(lockDir, { recursive: true, force: true });
+      else await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    await fs.promises.rm(lockDir, { recursive: true, force: true });
+  }
 }
 
 /**
