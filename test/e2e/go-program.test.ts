@@ -1,9 +1,9 @@
 // A Go program as a user runs it: test/fixtures/go-program, copied out of the repository with a go.mod that
 // requires the Go SDK of the release (custody-go-sdk-v<version>.tar.gz, the module `go get` fetches, put in place
-// by a `replace`; test/support/go-program.ts), built and
-// run by our Go language host (language-hosts/go) under the real CLI, through the plugin installed from its
-// release archive, against the emulator, with no Node.js on the stack's PATH. The Go modules come from the Go
-// module proxy (or its cache). One stack, four steps in order: up, a rename, a refresh, destroy.
+// by a `replace`; test/support/go-program.ts), built and run by our Go language host (language-hosts/go) under
+// the real CLI, through the plugin installed from its release archive, against the emulator, with no Node.js on
+// the stack's PATH. The Go modules come from the Go module proxy (or its cache). One stack, four steps in order:
+// up, a rename, a refresh, destroy.
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
