@@ -24,6 +24,7 @@ import {
 import type { DataSourceSpec } from "pulumi-custody/data-sources";
 import { z } from "zod";
 import { FUNCTION_SPECS, functionToken } from "./functions";
+import { goLanguageOptions } from "./go-sdk";
 import { sdkReadme } from "./sdk-readme";
 import { PACKAGE } from "./tokens";
 
@@ -69,6 +70,7 @@ function languageOptions(): Record<string, object> {
       readme: sdkReadme("python", facts),
       pyproject: { enabled: true },
     },
+    go: goLanguageOptions(),
   };
 }
 
@@ -385,6 +387,9 @@ function functionSpec(spec: DataSourceSpec, types: EnumTypes): Record<string, un
   if (spec.kind === "get") {
     outputs = structuredClone(types[typeToken(typeName)]);
     delete (outputs as { description?: string }).description;
+    // The outputs are the result: a named type of the same shape would be a second definition, and in Go its
+    // name is the function's own result type (`ExportVaultBalancesResult`), so the Go SDK would not compile.
+    delete types[typeToken(typeName)];
   } else {
     // An invoke answers with an object of fixed fields: a list comes back as `{ items: [...] }`, a keyed result
     // as `{ items: { <id>: ... } }` (`plugin/functions.ts`).

@@ -9,6 +9,8 @@
 #        - the CLI from scripts/pulumi-cli (github.com/pulumi/pulumi/pkg/v3, checksums in its go.sum), built once;
 #        - our language host from language-hosts/nodejs, rebuilt whenever its source changes;
 #        - our Python language host from language-hosts/python (for the tests of Python programs), likewise;
+#        - our Go language host from language-hosts/go (Go programs, and `pulumi package gen-sdk --language go`),
+#          likewise;
 #        - the upstream YAML language host, pulumi-language-yaml, from language-hosts/yaml (the module
 #          github.com/pulumi/pulumi-yaml at the version pinned there, checksums in its go.sum), for Pulumi YAML
 #          programs. It is a binary of its own with its own github.com/pulumi/pulumi/pkg/v3, so one build serves
@@ -30,6 +32,8 @@ CLI_SRC="$REPO_ROOT/scripts/pulumi-cli"
 HOST_STAMP="$BIN_DIR/.pulumi-language-nodejs.source-sha256"
 PY_HOST_SRC="$REPO_ROOT/language-hosts/python"
 PY_HOST_STAMP="$BIN_DIR/.pulumi-language-python.source-sha256"
+GO_HOST_SRC="$REPO_ROOT/language-hosts/go"
+GO_HOST_STAMP="$BIN_DIR/.pulumi-language-go.source-sha256"
 YAML_HOST_SRC="$REPO_ROOT/language-hosts/yaml"
 YAML_VERSION="$(sed -nE 's/^require github\.com\/pulumi\/pulumi-yaml v([0-9.]+)$/\1/p' "$YAML_HOST_SRC/go.mod")"
 YAML_CACHE="$CACHE_ROOT/pulumi-language-yaml-v$YAML_VERSION"
@@ -74,8 +78,11 @@ yaml_source_hash() { (cd "$YAML_HOST_SRC" && sha256sum go.mod go.sum tools.go | 
 yaml_built() { # $1 = dir holding a pulumi-language-yaml and its stamp
   [ -x "$1/pulumi-language-yaml" ] && [ "$(cat "$1/$YAML_STAMP_NAME" 2>/dev/null)" = "$(yaml_source_hash)" ]
 }
+go_host_ready() { [ -x "$BIN_DIR/pulumi-language-go" ] && [ "$(cat "$GO_HOST_STAMP" 2>/dev/null)" = "$(host_source_hash "$GO_HOST_SRC")" ]; }
 yaml_host_ready() { yaml_built "$BIN_DIR"; }
-cache_ready() { cli_ready && host_ready && py_host_ready && yaml_host_ready && [ -x "$BIN_DIR/pulumi-resource-pulumi-nodejs" ]; }
+cache_ready() {
+  cli_ready && host_ready && py_host_ready && go_host_ready && yaml_host_ready && [ -x "$BIN_DIR/pulumi-resource-pulumi-nodejs" ]
+}
 
 # 1. A matching pulumi on PATH. Our own cache dir is often on PATH too (scripts/setup.sh); it is
 #    left to step 2, which also checks that its language host matches the source.
@@ -160,6 +167,13 @@ if ! py_host_ready; then
   sdk_dir="$(cd "$PY_HOST_SRC" && go list -m -f '{{.Dir}}' github.com/pulumi/pulumi/sdk/v3)"
   install -m 0755 "$sdk_dir/python/cmd/pulumi-language-python-exec" "$BIN_DIR/pulumi-language-python-exec"
   echo "$hash" >"$PY_HOST_STAMP"
+fi
+
+if ! go_host_ready; then
+  hash="$(host_source_hash "$GO_HOST_SRC")"
+  step "compiling pulumi-language-go from language-hosts/go"
+  build pulumi-language-go "$GO_HOST_SRC" .
+  echo "$hash" >"$GO_HOST_STAMP"
 fi
 
 if ! yaml_host_ready; then

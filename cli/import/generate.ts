@@ -1,7 +1,7 @@
 /**
  * The program of an import, written by the engine's own code generation: `pulumi import --file <file> --out
  * <program>` asks the language host of the project's runtime for it (GenerateProgram: our Node.js and Python
- * hosts, language-hosts/hostkit/codegen.go; the upstream YAML host for YAML), from the inputs each resource's `read`
+ * and Go hosts, language-hosts/hostkit/codegen.go; the upstream YAML host for YAML), from the inputs each resource's `read`
  * reports. The import that generates it runs on a scratch stack, in a scratch project of the language, on a
  * local backend in a temporary directory that is removed afterwards: it reads the vaults and changes nothing,
  * neither on the service nor in any stack of the user. The code is what the user's own `pulumi import --file`
@@ -15,7 +15,7 @@ import { missingPluginMessage, withPluginSource } from "./plugin-source";
 import { runPulumi } from "./stacks";
 
 /** The languages a program can be generated in. */
-export const LANGUAGES = ["typescript", "python", "yaml"] as const;
+export const LANGUAGES = ["typescript", "python", "yaml", "go"] as const;
 
 /** One of {@link LANGUAGES}. */
 export type Language = (typeof LANGUAGES)[number];
@@ -25,6 +25,7 @@ export const RUNTIME_OF: Readonly<Record<Language, string>> = {
   typescript: "nodejs",
   python: "python",
   yaml: "yaml",
+  go: "go",
 };
 
 /** Options of {@link generateProgram}. */

@@ -61,10 +61,11 @@ export function withPluginSource(
   return [...header, ...out].join("\n");
 }
 
-/** The plugin archive's platform name for this machine (`linux-amd64`, `darwin-arm64`). */
+/** The plugin archive's platform name for this machine (`linux-amd64`, `darwin-arm64`, `windows-amd64`). */
 function platform(): string {
   const arch = { x64: "amd64", arm64: "arm64" }[process.arch as string] ?? process.arch;
-  return `${process.platform}-${arch}`;
+  const os = process.platform === "win32" ? "windows" : process.platform;
+  return `${os}-${arch}`;
 }
 
 /** The engine's words when the plugin is missing and its download failed or was not allowed. */

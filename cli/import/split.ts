@@ -17,6 +17,7 @@ import { shownPath, shownText, shownValue } from "../shown";
 import { dynamicProgram } from "./dynamic-program";
 import { type FilterSubject, type ImportFilter, passesFilter } from "./filter";
 import { generateProgram, type Language, RUNTIME_OF } from "./generate";
+import { GO_PROGRAM_FILE } from "./go-program";
 import { type Plan, ProgressLine, planImport, selectionReport, settingsEnv } from "./plan";
 import type { ImportProvider, PlannedAddress, PlannedVault, Selection } from "./select";
 
@@ -341,6 +342,7 @@ const PROGRAM_OF: Readonly<Record<Language, string>> = {
   typescript: "index.ts",
   python: "__main__.py",
   yaml: "Main.yaml",
+  go: GO_PROGRAM_FILE,
 };
 
 /** The checks of the split's flags that need no API: the rule and the `--into` directory. */

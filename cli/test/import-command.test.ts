@@ -48,7 +48,11 @@ describe("custody import: the command", () => {
 
   describe("usage errors name the flag and the rule (exit 2)", () => {
     const cases: [string, string[], RegExp][] = [
-      ["an unknown language", ["--language", "go"], /--language "go" is not one of typescript, python, yaml/],
+      [
+        "an unknown language",
+        ["--language", "java"],
+        /--language "java" is not one of typescript, python, yaml, go/,
+      ],
       ["no language and no Pulumi.yaml", [], /--language is needed: there is no Pulumi.yaml in /],
       [
         "an unknown vault type",

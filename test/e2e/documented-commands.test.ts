@@ -77,6 +77,8 @@ const BLOCKS: Record<string, BlockRun> = {
   "provider/README.md#0": {},
   "policy/README.md#0": {},
   "plugin/README.md#0": {},
+  "docs/installation-configuration.md#0": {},
+  "docs/installation-configuration.md#1": { substitute: [REMOTE, ACCESS_TOKEN_SHORT] },
   "plugin/README.md#1": { substitute: [["<vault id>", '"$(__vault_id "Treasury ETH")"']] },
   "cli/README.md#0": {},
   "cli/README.md#1": {},
@@ -234,8 +236,14 @@ const SESSIONS: Session[] = [
     pluginArchive: true,
     steps: [
       { doc: "plugin/README.md#0" },
+      { doc: "docs/installation-configuration.md#0" },
       { doc: "examples/yaml-vaults/README.md#0" },
       { setup: 'test "$(pulumi stack output bitcoinState)" = active', why: "up made the vaults" },
+      { doc: "docs/installation-configuration.md#1" },
+      {
+        setup: 'test "$(pulumi config get custody:baseUrl)" = "$EMULATOR_BASE_URL" && pulumi preview',
+        why: "the registry docs' configuration is the stack's, and the provider takes it",
+      },
       {
         setup:
           '__create_vault "ops-payments" evm && __create_vault "ops-sol" solana && mkdir imports && cd imports && npm init -y >/dev/null && npm install --save-dev @pulumi-custody/cli >/dev/null && mkdir yaml1 && cd yaml1 && printf "name: ops1\\nruntime: yaml\\n" > Pulumi.yaml && pulumi stack init ops1 && pulumi config set custody:baseUrl "$EMULATOR_BASE_URL" && pulumi config set --secret custody:accessToken "$EMULATOR_ACCESS_TOKEN"',

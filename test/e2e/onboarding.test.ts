@@ -31,6 +31,7 @@ import {
   stateResources,
   type TestEmulator,
 } from "../support/e2e-custody";
+import { GO_PROGRAM_ENV, goModWithSdk, goSdkFromRelease } from "../support/go-program";
 import { createLocalStack, disposeLocalStack, enginePaths } from "../support/pulumi-engine";
 import {
   type InstalledProject,
@@ -350,6 +351,21 @@ describe("onboarding an existing organization: custody import, pulumi import --f
       },
       async compile() {},
     },
+    {
+      language: "go",
+      program: "main.go",
+      env: GO_PROGRAM_ENV,
+      /** A Go module that requires the release's Go SDK, as `go get` of its tag would. */
+      async project(dir: string) {
+        const sdk = await goSdkFromRelease(path.join(tempRoot, "custody-go-sdk"));
+        await fs.promises.writeFile(path.join(dir, "Pulumi.yaml"), "name: onboard-go\nruntime: go\n");
+        await fs.promises.writeFile(path.join(dir, "go.mod"), goModWithSdk("example.com/onboard-go", sdk));
+      },
+      /** The generated Go compiles (`go vet` type-checks it and runs the standard checks). */
+      async compile(dir: string) {
+        await execFileAsync("go", ["vet", "."], { cwd: dir, env: { ...process.env, ...GO_PROGRAM_ENV } });
+      },
+    },
   ] as const;
 
   for (const lang of languages) {
@@ -363,6 +379,7 @@ describe("onboarding an existing organization: custody import, pulumi import --f
       await fs.promises.mkdir(dir, { recursive: true });
       await lang.project(dir);
       const stack = await newStack(dir, lang.language);
+      Object.assign(stack.workspace.envVars, "env" in lang ? lang.env : {});
       const importFile = path.join(dir, "custody-import.json");
       const program = path.join(dir, lang.program);
       const policyConfig = await teamPolicyConfig(dir);

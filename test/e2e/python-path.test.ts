@@ -4,9 +4,10 @@
 //
 // From Python: examples/python-quickstart, copied out of the repository, on the SDK's wheel installed by pip into
 // a new virtualenv, run by our Python language host (language-hosts/python) under the real CLI, against the
-// emulator. What only the language can break: the SDK loads and its program runs `up`, `pulumi import` prints
-// Python that runs with no changes, the typed functions, and `pulumi install` creating the project's virtualenv
-// from its requirements.txt. The steps share one stack and run in order.
+// emulator, with no Node.js on the stack's PATH (the plugin's archive holds one self-contained executable). What
+// only the language can break: the SDK loads and its program runs `up`, `pulumi import` prints Python that runs
+// with no changes, the typed functions, and `pulumi install` creating the project's virtualenv from its
+// requirements.txt. The steps share one stack and run in order.
 //
 // A second suite does the same from a JavaScript program (test/fixtures/sdk-nodejs) through the npm package
 // generated from the same schema, installed from its tarball into the project the suites of the delivered
@@ -39,6 +40,7 @@ import {
   userPath,
   virtualenvWithWheel,
 } from "../support/release";
+import { findOnPath, pathWithoutNode } from "../support/without-node";
 
 const execFileAsync = promisify(execFile);
 
@@ -105,8 +107,9 @@ describe("Python program through the generated SDK and the plugin (real engine, 
     tempRoot = await fs.promises.mkdtemp(path.join(os.tmpdir(), "python-path-e2e-"));
     const virtualenv = await virtualenvWithWheel(path.join(tempRoot, "venv"));
     virtualenvDir = virtualenv;
-    // No plugin on PATH: the engine takes the one installed from the archive (`installPluginFromArchive`).
-    binDirs = userPath(engine.binDir);
+    // No plugin on PATH: the engine takes the one installed from the archive (`installPluginFromArchive`). No
+    // Node.js either: neither the Python host nor the plugin needs it.
+    binDirs = await pathWithoutNode(userPath(engine.binDir), tempRoot);
     emulator = await startTestEmulator();
     stack = await createLocalStack({
       projectDir: await copyExample(path.join(tempRoot, "project"), virtualenv),
@@ -121,6 +124,12 @@ describe("Python program through the generated SDK and the plugin (real engine, 
     if (stack) await disposeLocalStack(stack);
     if (emulator) await emulator.stop();
     if (tempRoot) await fs.promises.rm(tempRoot, { recursive: true, force: true });
+  });
+
+  it("the stack's PATH holds the engine and its Python host, and no node", () => {
+    assert.equal(findOnPath("node", binDirs), undefined);
+    assert.ok(findOnPath("pulumi-language-python", binDirs), binDirs);
+    assert.ok(findOnPath("pulumi", binDirs), binDirs);
   });
 
   it("up creates the vaults and the address of the Python program", async () => {

@@ -1,9 +1,10 @@
 // examples/yaml-vaults, a Pulumi YAML program, as a user runs it: copied out of the repository, run by the
 // upstream YAML language host (`pulumi-language-yaml`, built from github.com/pulumi/pulumi-yaml by
 // scripts/install-pulumi.sh) under the real CLI, through the plugin installed from its release archive, against
-// the emulator: what only a YAML program can break, that the upstream host loads the plugin's schema and runs the
-// program's resources and data-source lookup, and the preview after it has nothing to do. The provider's own
-// lifecycle on the plugin path (rename, drift and its repair, archive and restore) is proven once, by
+// the emulator, with no Node.js on the stack's PATH (the plugin's archive holds one self-contained executable):
+// what only a YAML program can break, that the upstream host loads the plugin's schema and runs the program's
+// resources and data-source lookup, and the preview after it has nothing to do. The provider's own lifecycle on
+// the plugin path (rename, drift and its repair, archive and restore) is proven once, by
 // test/e2e/native-plugin.test.ts; importing into a YAML program, by test/e2e/onboarding.test.ts (docs/testing.md).
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
@@ -28,6 +29,7 @@ import {
   releaseArtifacts,
   userPath,
 } from "../support/release";
+import { findOnPath, pathWithoutNode } from "../support/without-node";
 
 const VAULT = "custody:index:Vault";
 const ADDRESS = "custody:index:VaultAddress";
@@ -51,11 +53,12 @@ describe("examples/yaml-vaults: a Pulumi YAML program on the upstream YAML host 
     const dir = path.join(tempRoot, "yaml-vaults");
     await fs.promises.cp(repoPath("examples", "yaml-vaults"), dir, { recursive: true });
     emulator = await startTestEmulator();
-    // No plugin on PATH: the engine takes the one installed from the archive.
+    // No plugin on PATH: the engine takes the one installed from the archive. No Node.js either: neither the
+    // YAML host nor the plugin needs it.
     stack = await createLocalStack({
       projectDir: dir,
       stackName: "yaml",
-      envVars: { PATH: userPath(engine.binDir) },
+      envVars: { PATH: await pathWithoutNode(userPath(engine.binDir), tempRoot) },
     });
     await installPluginFromArchive(stack);
     await configureForEmulator(stack, emulator);
@@ -80,6 +83,13 @@ describe("examples/yaml-vaults: a Pulumi YAML program on the upstream YAML host 
       about.plugins?.some((p) => p.kind === "resource" && p.name === "custody"),
       stdout,
     );
+  });
+
+  it("the stack's PATH holds the engine and its YAML host, and no node", () => {
+    const stackPath = String(stack.workspace.envVars.PATH);
+    assert.equal(findOnPath("node", stackPath), undefined);
+    assert.ok(findOnPath("pulumi-language-yaml", stackPath), stackPath);
+    assert.ok(findOnPath("pulumi", stackPath), stackPath);
   });
 
   it("up creates the vaults and the address, and the data source finds the vault that existed", async () => {
@@ -119,9 +129,10 @@ async function startReleaseServer(release: ReleaseArtifacts) {
   const requests: string[] = [];
   const server = http.createServer((req, res) => {
     requests.push(`${req.method} ${req.url}`);
-    const archive = /^\/ours\/pulumi-resource-custody-v([^/]+)-(linux|darwin)-(amd64|arm64)\.tar\.gz$/.exec(
-      req.url ?? "",
-    );
+    const archive =
+      /^\/ours\/pulumi-resource-custody-v([^/]+)-(linux|darwin|windows)-(amd64|arm64)\.tar\.gz$/.exec(
+        req.url ?? "",
+      );
     if (req.method === "GET" && archive?.[1] === release.version) {
       // The engine checks the length it was told against the bytes it got.
       res.writeHead(200, {

@@ -94,6 +94,18 @@ describe("the release workflow (.github/workflows/release.yml)", () => {
     const release = ordered[github]?.step.run ?? "";
     assert.match(release, /pulumi-resource-custody-"\$GITHUB_REF_NAME"-\*\.tar\.gz/, "the plugin archives");
     assert.match(release, /\bchecksums\.txt\b/);
+    assert.match(release, /custody-go-sdk-"\$GITHUB_REF_NAME"\.tar\.gz/, "the Go SDK");
     assert.equal(ordered[github]?.step.env?.GH_TOKEN, expression("github.token"));
+  });
+
+  it("tags the Go SDK's module (sdk/go/custody/v<version>) after the build checked it is the generated one", () => {
+    const build = first(runs(/scripts\/release-artifacts\.sh/));
+    const check = first(runs(/npx mocha dist\/test\/e2e\/generated-files\.test\.js/));
+    const tag = first(runs(/git push origin "sdk\/go\/custody\/\$GITHUB_REF_NAME"/));
+    assert.ok(build >= 0 && build < check && check < tag, "build, check, then the tag");
+    assert.match(
+      ordered[tag]?.step.run ?? "",
+      /git tag "sdk\/go\/custody\/\$GITHUB_REF_NAME" "\$GITHUB_SHA"/,
+    );
   });
 });

@@ -11,6 +11,7 @@
 //   type-checked with `skipLibCheck`, as docs/policy.md says its tsconfig needs.
 // - JavaScript (`js`): syntax-checked (`node --check`), then run like TypeScript.
 // - Python (`python`, `py`): byte-compiled (`python3 -m py_compile`).
+// - Go (`go`): parsed (`gofmt -e`); a program on the generated Go SDK is compiled by the Go end-to-end suite.
 // - YAML (`yaml`, `yml`): parsed; one shaped like `Pulumi.yaml` (a `name` and a `runtime`) is validated against
 //   the schema the Pulumi CLI checks project files with (test/fixtures/pulumi-project).
 // - JSON (`json`): parsed.
@@ -33,6 +34,7 @@ const execFileAsync = promisify(execFile);
 const TYPESCRIPT = ["ts", "typescript"];
 const JAVASCRIPT = ["js", "javascript"];
 const PYTHON = ["python", "py"];
+const GO = ["go"];
 const YAML = ["yaml", "yml"];
 const JSON_BLOCK = ["json"];
 /** Shell commands and sample output: not checked (see the top of this file). */
@@ -61,7 +63,7 @@ describe("the code blocks of the docs", () => {
   before(() => fs.rmSync(repoPath("dist", "test", "docs-blocks"), { recursive: true, force: true }));
 
   it("every block names a language this suite checks or excludes", () => {
-    const known = [...TYPESCRIPT, ...JAVASCRIPT, ...PYTHON, ...YAML, ...JSON_BLOCK, ...NOT_CHECKED];
+    const known = [...TYPESCRIPT, ...JAVASCRIPT, ...PYTHON, ...GO, ...YAML, ...JSON_BLOCK, ...NOT_CHECKED];
     const unknown = blocks
       .filter((b) => !known.includes(b.language))
       .map((b) => `${where(b)} "${b.language}"`);
@@ -182,6 +184,19 @@ describe("the code blocks of the docs", () => {
         const file = path.join(dir, "block.py");
         fs.writeFileSync(file, block.code);
         await execFileAsync("python3", ["-m", "py_compile", file]);
+      });
+    }
+  });
+
+  describe("Go, parsed", () => {
+    for (const block of of(GO)) {
+      it(`${where(block)} is Go source`, async () => {
+        const dir = blockDir(block);
+        fs.mkdirSync(dir, { recursive: true });
+        const file = path.join(dir, "block.go");
+        fs.writeFileSync(file, block.code);
+        // gofmt -e reports every syntax error and fails on any.
+        await execFileAsync("gofmt", ["-e", "-l", file]);
       });
     }
   });
