@@ -12,7 +12,7 @@ const DIR = "dist/test/e2e";
 /** The longest files, by their time on the pinned leg (docs/testing.md); the others follow by name. */
 const LONGEST_FIRST = [];
 /** The files of the newest leg. */
-const NEWEST_LEG = require("./test/e2e/legs.json").newest;
+const NEWEST_LEG = Object.keys(require("./test/e2e/legs.json").newest);
 
 const all = fs.existsSync(DIR) ? fs.readdirSync(DIR).filter((name) => name.endsWith(".test.js")) : [];
 const leg = process.env.CUSTODY_TEST_LEG === "newest" ? all.filter((name) => NEWEST_LEG.includes(name)) : all;

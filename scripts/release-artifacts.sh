@@ -80,6 +80,12 @@ darwin-arm64   bun-darwin-arm64          darwin-aarch64        sha512-4MIFXHmctH
 windows-amd64  bun-windows-x64-baseline  windows-x64-baseline  sha512-/U3Dc74uGqE6EUqef7mPtg9KwJs7iJH4JHRMfIZIn18MrJh6Xz4gVvWDXRvzCL2j8wPlTnJVyrO4n7Qq4uM7TQ==
 windows-arm64  bun-windows-arm64         windows-aarch64       sha512-MiPFZnBNDnBXgr1oONc5pizC4fOLjnIOfNkYdFEnWzLmoFTg86naZIG3SvS7d/GglpQSAnCKMAzSjI/TAckiRw==
 "
+# CUSTODY_RELEASE_PLATFORMS (e.g. "linux-amd64") builds only those archives: the newest test leg needs only this
+# machine's, and a release always builds all six.
+if [ -n "${CUSTODY_RELEASE_PLATFORMS:-}" ]; then
+  BUN_TARGETS="$(awk -v keep=" $CUSTODY_RELEASE_PLATFORMS " 'NF && index(keep, " " $1 " ")' <<<"$BUN_TARGETS")"
+  [ -n "$BUN_TARGETS" ] || die "CUSTODY_RELEASE_PLATFORMS=$CUSTODY_RELEASE_PLATFORMS names no platform of this script"
+fi
 RUNTIME_CACHE="${PULUMI_CUSTODY_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-custody}/bun-v$BUN_VERSION"
 
 # The path of the Bun runtime of @oven/bun-$1 (its bin/bun, or bin/bun.exe), fetched into the cache on first use.
