@@ -43,7 +43,8 @@ export PATH="$node_bin:$cli_bin:$PATH" PULUMI_CUSTODY_BIN="$cli_bin" CUSTODY_TES
 # The programs the end-to-end tests install from the release files use the newest TypeScript too.
 export CUSTODY_TEST_TYPESCRIPT="$TYPESCRIPT_CURRENT"
 # Of the plugin's archives, this machine's only: the release test, which checks all six, runs on the pinned leg.
-case "$(uname -m)" in aarch64 | arm64) export CUSTODY_RELEASE_PLATFORMS=linux-arm64 ;; *) export CUSTODY_RELEASE_PLATFORMS=linux-amd64 ;; esac
+CUSTODY_RELEASE_PLATFORMS="$(host_platform)"
+export CUSTODY_RELEASE_PLATFORMS
 cd "$work"
 stamp="node_modules/.pulumi-custody-current"
 want="$(sha256sum package-lock.json | cut -d' ' -f1) $PULUMI_NPM_CURRENT"

@@ -5,6 +5,11 @@
 set -euo pipefail
 started=$SECONDS
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
+# shellcheck source=scripts/test-steps.sh
+source "$REPO_ROOT/scripts/test-steps.sh"
+# The smoke needs this machine's plugin archive only (the release test, which checks all six, is npm test's).
+CUSTODY_RELEASE_PLATFORMS="$(host_platform)"
+export CUSTODY_RELEASE_PLATFORMS
 status=0
 step "Lint and format check (biome)"
 npx biome ci . || status=1

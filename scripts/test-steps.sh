@@ -15,3 +15,6 @@ timed() {
   record_step "$leg" "$name" "$((SECONDS - begun))"
   return "$code"
 }
+
+# This machine's platform as the plugin's archives name it (linux-amd64, linux-arm64).
+host_platform() { case "$(uname -m)" in aarch64 | arm64) echo linux-arm64 ;; *) echo linux-amd64 ;; esac; }
