@@ -85,6 +85,12 @@ windows-arm64  bun-windows-arm64         windows-aarch64       sha512-MiPFZnBNDn
 if [ -n "${CUSTODY_RELEASE_PLATFORMS:-}" ]; then
   BUN_TARGETS="$(awk -v keep=" $CUSTODY_RELEASE_PLATFORMS " 'NF && index(keep, " " $1 " ")' <<<"$BUN_TARGETS")"
   [ -n "$BUN_TARGETS" ] || die "CUSTODY_RELEASE_PLATFORMS=$CUSTODY_RELEASE_PLATFORMS names no platform of this script"
+  # An earlier build's archives of the other platforms would be stale beside these: they go.
+  for old in "$OUT"/pulumi-resource-custody-v*.tar.gz; do
+    [ -e "$old" ] || continue
+    platform="${old%.tar.gz}" && platform="${platform##*-v"$version"-}"
+    awk -v p="$platform" '$1 == p { found = 1 } END { exit !found }' <<<"$BUN_TARGETS" || rm -f "$old"
+  done
 fi
 RUNTIME_CACHE="${PULUMI_CUSTODY_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-custody}/bun-v$BUN_VERSION"
 
