@@ -37,7 +37,8 @@ export interface InstalledPackage {
   linked: Record<string, string>;
 }
 
-let installed: InstalledPackage | undefined;
+/** The program directories made so far, by the prefix of their folder's name. */
+const installed = new Map<string, InstalledPackage>();
 
 function manifestOf(dir: string): Manifest {
   return JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8"));
@@ -52,17 +53,21 @@ function packageDir(name: string, from: string): string {
   }
 }
 
-/** The program directory with `pulumi-custody` installed (made on first use). */
-export function installedPackage(): InstalledPackage {
-  if (installed) return installed;
-  // Not named after the package: Pulumi finds the package.json at the first occurrence of the package's name
-  // in the path it resolves (@pulumi/pulumi runtime/closure/package.js, getPackageDefinition).
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "custody-program-"));
+/**
+ * The program directory with `pulumi-custody` installed (made on first use), in a folder of the temporary
+ * directory whose name starts with `prefix`. Pulumi finds an installed package's package.json at the first
+ * occurrence of the package's name in the path it resolves (@pulumi/pulumi runtime/closure/package.js,
+ * getPackageDefinition), so a prefix holding "pulumi-custody" is a program in a user's folder named after it.
+ */
+export function installedPackage(prefix = "custody-program-"): InstalledPackage {
+  const made = installed.get(prefix);
+  if (made) return made;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   process.on("exit", () => fs.rmSync(dir, { recursive: true, force: true }));
   const nodeModules = path.join(dir, "node_modules");
   const manifest = manifestOf(PACKAGE_DIR);
-  const program = { name: "program", private: true, dependencies: { [manifest.name]: "*" } };
-  fs.writeFileSync(path.join(dir, "package.json"), `${JSON.stringify(program, null, 2)}\n`);
+  const programManifest = { name: "program", private: true, dependencies: { [manifest.name]: "*" } };
+  fs.writeFileSync(path.join(dir, "package.json"), `${JSON.stringify(programManifest, null, 2)}\n`);
 
   // pulumi-custody: package.json and its "files", less what they leave out (`!dist/test`,
   // `!dist/**/*.tsbuildinfo`).
@@ -101,6 +106,7 @@ export function installedPackage(): InstalledPackage {
       fs.symlinkSync(linked[name], link, "dir");
     }
   }
-  installed = { dir, require: createRequire(path.join(dir, "index.js")), linked };
-  return installed;
+  const program = { dir, require: createRequire(path.join(dir, "index.js")), linked };
+  installed.set(prefix, program);
+  return program;
 }

@@ -85,6 +85,29 @@ describe("serialized providers", () => {
     });
   });
 
+  describe("installed in a folder whose path holds the package's name (a repository named pulumi-custody-infra)", () => {
+    // Pulumi's serializer then cannot find the package's package.json and names the module's file instead of
+    // its export (getPackageDefinition in @pulumi/pulumi's runtime/closure/package.js takes the first occurrence
+    // of the name in the path): the package exports those files too, so that the state's require resolves.
+    const named = installedPackage("pulumi-custody-infra-");
+    const namedPackage: typeof providerPackage = named.require("pulumi-custody");
+    const namedPulumi: typeof pulumiPackage = named.require("@pulumi/pulumi");
+    for (const [name, provider] of [
+      ["Vault", namedPackage.vaultProvider],
+      ["VaultAddress", namedPackage.vaultAddressProvider],
+    ] as const) {
+      it(`${name}: its require resolves from the program to the provider, with every method`, async () => {
+        const { text } = await namedPulumi.runtime.serializeFunction(() => provider, { allowSecrets: true });
+        const requires = [...text.matchAll(/require\("([^"]*)"\)/g)].map((m) => m[1] as string);
+        assert.equal(requires.length, 1, text);
+        const loaded: Record<string, unknown> = named.require(requires[0] as string);
+        assert.equal(loaded, provider);
+        for (const method of ["configure", "check", "diff", "create", "read", "update", "delete"])
+          assert.equal(typeof loaded[method], "function", `${requires[0]}: ${method}`);
+      });
+    }
+  });
+
   for (const [name, provider] of [
     ["Vault", vaultProvider],
     ["VaultAddress", vaultAddressProvider],

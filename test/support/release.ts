@@ -241,7 +241,8 @@ export function installedProject(): Promise<InstalledProject> {
  * Where {@link sharedInstall} keeps its projects: the temporary directory, not the engine's cache, whose path holds
  * "pulumi-custody". The Pulumi SDK finds an installed package's package.json at the first occurrence of the
  * package's name in its path (`getPackageDefinition` in `@pulumi/pulumi/runtime/closure/package.js`), so a
- * project under such a path serializes `require("pulumi-custody/dist/…")`, which the package's `exports` refuse.
+ * project under such a path serializes `require("pulumi-custody/dist/shims/vault.js")` instead of the
+ * `provider-runtime` export these suites check for (provider/test/serialization.test.ts proves that case).
  */
 function installCache(): string {
   return path.join(os.tmpdir(), "custody-installed-projects");

@@ -33,6 +33,9 @@ const STATE_ONLY = new Set([
   "./provider-runtime",
   "./provider-runtime/vault",
   "./provider-runtime/vault-address",
+  // What Pulumi's serializer writes for a program in a folder whose path holds the package's name.
+  "./dist/shims/vault.js",
+  "./dist/shims/vault-address.js",
 ]);
 
 function* sources(dir: string): Generator<string> {
