@@ -5,6 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { z } from "zod";
+import { ERROR_DETAIL_MAX } from "./error-fields";
 import { errorFromResponse } from "./error-from-response";
 import {
   CustodyAbortedError,
@@ -20,6 +21,7 @@ import { prebuiltParse } from "./schema/compiled-validator";
 import { type EndpointName, type EndpointSpec, endpoints, fillPath } from "./schema/endpoints";
 import type { ValidationIssue } from "./schema/errors";
 import { withErrorMap } from "./schema/open";
+import { shownText } from "./shown";
 import { encodeQuery } from "./transport/query-string";
 import type { RateLimiter, RateLimitStatus } from "./transport/rate-limiter";
 import { type AttemptFailure, type RetryPolicy, serverRequestedDelayMs } from "./transport/retry-policy";
@@ -442,26 +444,24 @@ export class RequestPipeline {
       );
       return withResponseIssues(body, issues);
     }
-    // A secret split across the request id header and a text body is found in the two taken together.
-    const fields = this.#redactor.related(
-      {
-        status: res.status,
-        method: spec.method,
-        path,
-        requestId,
-        attempts: attempt,
-        issues,
-        body: this.#redactor.value(body),
-      },
-      ["requestId", "body"],
-    );
+    // The body and the request id header scrubbed together: a secret split across them loses both parts.
+    const [scrubbedBody, requestIdOfResponse] = this.#redactor.together([body, res.headers["x-request-id"]]);
     throw new CustodyResponseValidationError(
       CustodyErrorCode.RESPONSE_INVALID,
       this.#redactor.text(
         `${spec.method} ${path} answered ${res.status}, but the response does not match the ${name} response ` +
-          `schema: ${described}. A read changes nothing; the body as it came (secrets removed) is in \`body\`.`,
+          `schema: ${shownText(described, ERROR_DETAIL_MAX)}. A read changes nothing; the body as it came ` +
+          "(secrets removed) is given by `rawBody()`.",
       ),
-      fields,
+      {
+        status: res.status,
+        method: spec.method,
+        path,
+        requestId: requestIdOfResponse as string | undefined,
+        attempts: attempt,
+        issues,
+        body: scrubbedBody,
+      },
     );
   }
 
