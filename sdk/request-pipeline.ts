@@ -88,6 +88,13 @@ export interface RequestEvent {
   /** Time the client-side rate limiter held the attempt before it was sent, ms. */
   queuedMs: number;
   /**
+   * Of `queuedMs`, the time the rate limit itself held the attempt, ms: the client's own rate or the service's
+   * announced quota spent, or a 429's pause. The rest of a wait is for the answers to earlier requests, which a
+   * client waits for while it learns its share of the service's quota (at the start of each window, or while
+   * programs start together): it lasts as long as the service takes to answer, and is no sign of a limit.
+   */
+  rateLimitedMs: number;
+  /**
    * The rate limiter after this attempt, when the client has one: whether the service's announced quota or the
    * client's own rate paces requests, that limit, and how long the requests waiting now are expected to wait.
    */
@@ -277,6 +284,10 @@ export class RequestPipeline {
       let res: TransportResponse;
       const queuedAt = this.#o.now();
       let sentAt = queuedAt;
+      // How long the limit had held the line when this attempt joined it: the difference when it leaves is
+      // how long the limit, not the service's answers, held it.
+      const heldBefore = this.#o.limiter?.heldMs() ?? 0;
+      let limitedMs = 0;
       // Whether the limiter let this attempt go: it is then told of the answer, or that none came.
       let admitted = false;
       // The limiter's number for this attempt: its answer says which requests were counted before it.
@@ -285,6 +296,7 @@ export class RequestPipeline {
         ticket = await this.#o.limiter?.acquire(signal);
         admitted = true;
         sentAt = this.#o.now();
+        limitedMs = Math.max(0, (this.#o.limiter?.heldMs() ?? 0) - heldBefore);
         const headers = { ...baseHeaders };
         if (spec.signed) {
           // A fresh timestamp per attempt (the signature is valid for a short window) over the same bytes.
@@ -296,7 +308,7 @@ export class RequestPipeline {
       } catch (err) {
         if (admitted) this.#o.limiter?.release();
         const failure = toTransportFailure(err, signal);
-        this.#report(spec, path, attempt, queuedAt, sentAt, { failure: failure.kind });
+        this.#report(spec, path, attempt, { queuedAt, sentAt, limitedMs }, { failure: failure.kind });
         const delay = this.#o.retryPolicy.delayBeforeRetry(
           spec.retry,
           { kind: "transport", aborted: failure.kind === "aborted" },
@@ -325,11 +337,11 @@ export class RequestPipeline {
         const { value, issues } = this.#parseSuccess(spec, res);
         const outcome =
           issues === undefined ? { status: res.status } : { status: res.status, validationIssues: issues };
-        this.#report(spec, path, attempt, queuedAt, sentAt, outcome);
+        this.#report(spec, path, attempt, { queuedAt, sentAt, limitedMs }, outcome);
         if (issues === undefined) return value;
         return this.#unvalidated(name, spec, path, res, attempt, value, issues);
       }
-      this.#report(spec, path, attempt, queuedAt, sentAt, { status: res.status });
+      this.#report(spec, path, attempt, { queuedAt, sentAt, limitedMs }, { status: res.status });
 
       const failure: AttemptFailure = { kind: "status", status: res.status, headers: res.headers };
       const delay = this.#o.retryPolicy.delayBeforeRetry(spec.retry, failure, attempt - 1);
@@ -357,8 +369,7 @@ export class RequestPipeline {
     spec: EndpointSpec,
     path: string,
     attempt: number,
-    queuedAt: number,
-    sentAt: number,
+    { queuedAt, sentAt, limitedMs }: { queuedAt: number; sentAt: number; limitedMs: number },
     outcome: { status?: number; failure?: string; validationIssues?: readonly ValidationIssue[] },
   ): void {
     if (!this.#o.onRequest) return;
@@ -370,6 +381,7 @@ export class RequestPipeline {
         ...outcome,
         durationMs: Math.max(0, this.#o.now() - sentAt),
         queuedMs: Math.max(0, sentAt - queuedAt),
+        rateLimitedMs: Math.min(limitedMs, Math.max(0, sentAt - queuedAt)),
         ...(this.#o.limiter ? { rateLimit: this.#o.limiter.status() } : {}),
       });
     } catch {
