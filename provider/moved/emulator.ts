@@ -1,0 +1,12 @@
+/**
+ * `pulumi-custody/emulator`, as release 0.1.0 exported it: the emulator is the package `@pulumi-custody/emulator`
+ * now (a dev dependency, with the same `custody-emulator` bin). Requiring this subpath throws an error that says
+ * so (./moved-package.ts).
+ */
+import { MovedPackageError } from "./moved-package";
+
+throw new MovedPackageError(
+  "emulator",
+  "@pulumi-custody/emulator",
+  'Install it (npm install --save-dev @pulumi-custody/emulator) and require("@pulumi-custody/emulator") instead',
+);

@@ -1,0 +1,11 @@
+/**
+ * `pulumi-custody/sdk`, as release 0.1.0 exported it: the client is the package `@pulumi-custody/sdk` now.
+ * Requiring this subpath throws an error that says so (./moved-package.ts).
+ */
+import { MovedPackageError } from "./moved-package";
+
+throw new MovedPackageError(
+  "sdk",
+  "@pulumi-custody/sdk",
+  'Install it (npm install @pulumi-custody/sdk) and require("@pulumi-custody/sdk") instead; its API is the same client',
+);
