@@ -8,5 +8,6 @@ import { MovedPackageError } from "./moved-package";
 throw new MovedPackageError(
   "emulator",
   "@pulumi-custody/emulator",
-  'Install it (npm install --save-dev @pulumi-custody/emulator) and require("@pulumi-custody/emulator") instead',
+  "npm install --save-dev @pulumi-custody/emulator",
+  "its bin is custody-emulator, as before",
 );

@@ -10,10 +10,15 @@ export class MovedPackageError extends Error {
   readonly code = "ERR_PULUMI_CUSTODY_MOVED";
   /** The package to install and require instead (`@pulumi-custody/sdk`). */
   readonly newPackage: string;
-  constructor(subpath: string, newPackage: string, how: string) {
+  /**
+   * @param install - the command that installs it (`npm install @pulumi-custody/sdk`)
+   * @param note - what else to know, if anything (the API is the same)
+   */
+  constructor(subpath: string, newPackage: string, install: string, note = "") {
     super(
       `pulumi-custody/${subpath} is no longer part of pulumi-custody: since 0.2.0 it is the package ${newPackage}. ` +
-        `${how} (CHANGELOG.md of pulumi-custody, "Migrating from 0.1.0").`,
+        `Install it (${install}) and require(${JSON.stringify(newPackage)}) instead${note ? `; ${note}` : ""} ` +
+        '(CHANGELOG.md of pulumi-custody, "Migrating from 0.1.0").',
     );
     this.name = "MovedPackageError";
     this.newPackage = newPackage;

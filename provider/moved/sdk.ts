@@ -7,5 +7,6 @@ import { MovedPackageError } from "./moved-package";
 throw new MovedPackageError(
   "sdk",
   "@pulumi-custody/sdk",
-  'Install it (npm install @pulumi-custody/sdk) and require("@pulumi-custody/sdk") instead; its API is the same client',
+  "npm install @pulumi-custody/sdk",
+  "its client is the one 0.1.0 exported here",
 );
