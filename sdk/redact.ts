@@ -11,9 +11,9 @@
  *   its byte encodings too: base64 and base64url (at each of the three alignments it can have inside a longer
  *   encoded text, so `Basic base64(user:token)` is covered), and hex in either case.
  * - Every text is searched as written and with its escapes undone, round after round until nothing is left to
- *   decode (an escape of an escape of an escape…): `\uXXXX` and the short JSON escapes (any number of
- *   backslashes), `\xNN`, `%XX` (UTF-8 sequences too), HTML entities (`&#x41;`, `&#65;`, named ones), and
- *   invisible format characters (zero-width spaces and joiners, bidi marks), which are dropped. A secret written
+ *   decode (an escape of an escape of an escape…): `\uXXXX`, `\u{X…}` and the short JSON escapes (any number of
+ *   backslashes), `\xNN`, octal `\NNN`, `%XX` (UTF-8 sequences too), `%uXXXX`, HTML entities (`&#x41;`, `&#65;`,
+ *   named ones), and invisible format characters (zero-width spaces and joiners, bidi marks), which are dropped. A secret written
  *   with a mix of escapes is found all the same. The rounds are bounded ({@link MAX_DECODE_ROUNDS}); whatever a
  *   text still holds escaped after the last one is replaced unchecked.
  * - Any piece of {@link MIN_PIECE_LENGTH} characters or more of a secret or of one of its encodings is replaced
@@ -142,13 +142,13 @@ for (const [name, c] of Object.entries(HTML_NAMED))
   HTML_NAMES_OF.set(c, [...(HTML_NAMES_OF.get(c) ?? []), name]);
 
 /**
- * One escape of any kind, for decoding: `\uXXXX`, `\xNN`, a short JSON escape (each after any number of
- * backslashes), `%XX`, an HTML numeric or named entity; and an invisible format character (a zero-width space or
- * joiner, a bidi mark, a soft hyphen, a byte order mark), which decodes to nothing: put between the characters of
- * a secret, it hides nothing.
+ * One escape of any kind, for decoding: `\uXXXX`, `\u{X…}`, `\xNN`, an octal `\NNN`, a short JSON escape (each
+ * after any number of backslashes), `%XX`, `%uXXXX`, an HTML numeric or named entity; and an invisible format
+ * character (a zero-width space or joiner, a bidi mark, a soft hyphen, a byte order mark), which decodes to
+ * nothing: put between the characters of a secret, it hides nothing.
  */
 const ESCAPE =
-  /\\+u([0-9a-fA-F]{4})|\\+x([0-9a-fA-F]{2})|\\+([bfnrt/"'\\])|%([0-9a-fA-F]{2})|&#[xX]0*([0-9a-fA-F]{1,6});?|&#0*([0-9]{1,7});?|&([A-Za-z]{2,16});|([\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff])/g;
+  /\\+u([0-9a-fA-F]{4})|\\+x([0-9a-fA-F]{2})|\\+([bfnrt/"'\\])|%([0-9a-fA-F]{2})|&#[xX]0*([0-9a-fA-F]{1,6});?|&#0*([0-9]{1,7});?|&([A-Za-z]{2,16});|([\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff])|\\+u\{0*([0-9a-fA-F]{1,6})\}|%[uU]([0-9a-fA-F]{4})|\\+([0-3][0-7]{2})/g;
 /** The same escapes, just before a match (to learn which character precedes it once decoded)… */
 const ESCAPE_AT_END =
   /(?:\\+u([0-9a-fA-F]{4})|\\+x([0-9a-fA-F]{2})|\\+([bfnrt/"'\\])|%([0-9a-fA-F]{2})|&#[xX]0*([0-9a-fA-F]{1,6});?|&#0*([0-9]{1,7});?)$/;
@@ -679,6 +679,12 @@ function decodeEscape(m: RegExpExecArray): string | undefined {
     m[5] !== undefined ? Number.parseInt(m[5], 16) : m[6] !== undefined ? Number.parseInt(m[6], 10) : -1;
   if (code >= 0) return code <= 0x10ffff ? String.fromCodePoint(code) : undefined;
   if (m[8] !== undefined) return "";
+  if (m[9] !== undefined) {
+    const point = Number.parseInt(m[9], 16);
+    return point <= 0x10ffff ? String.fromCodePoint(point) : undefined;
+  }
+  if (m[10] !== undefined) return String.fromCharCode(Number.parseInt(m[10], 16));
+  if (m[11] !== undefined) return String.fromCharCode(Number.parseInt(m[11], 8));
   return m[7] !== undefined ? HTML_NAMED[m[7]] : undefined;
 }
 

@@ -155,6 +155,24 @@ describe("sdk redaction: nested escapes and the rest of a split", () => {
     assertNothingOf(err, TOKEN_40, TOKEN_40.slice(30));
   });
 
+  const codeEscapes: [string, (c: string) => string][] = [
+    ["\\u{X}", (c) => `\\u{${(c.codePointAt(0) as number).toString(16)}}`],
+    ["%uXXXX", (c) => `%u${(c.codePointAt(0) as number).toString(16).padStart(4, "0")}`],
+    ["octal \\NNN", (c) => `\\${(c.codePointAt(0) as number).toString(8).padStart(3, "0")}`],
+  ];
+  for (const [name, escapeOf] of codeEscapes) {
+    it(`the token with each character written as ${name}, and that escaped again: replaced whole`, async () => {
+      const once = [...TOKEN_40].map(escapeOf).join("");
+      for (const echo of [once, once.replace(/%/g, "%25").replace(/\\/g, "\\\\")]) {
+        const err = await errorFor(TOKEN_40, {
+          status: 400,
+          body: { title: "Bad request", detail: `token ${echo}` },
+        });
+        assert.equal(err.detail, "token [REDACTED]", name);
+      }
+    });
+  }
+
   it("zero-width characters between the token's characters hide nothing", async () => {
     const hidden = [...TOKEN_40].join("\u200b");
     const err = await errorFor(TOKEN_40, {
