@@ -70,6 +70,13 @@ const MIN_ENCODED_LENGTH = 6;
  * is replaced whole, unchecked: the bound keeps the cost linear in the text, and no bound leaves a leak.
  */
 export const MAX_DECODE_ROUNDS = 16;
+/** The runs of an array's members searched as if joined: all of them, as [start, step]. */
+const ARRAY_RUNS: readonly (readonly [number, number])[] = [[0, 1]];
+/** The runs of an object's entries (keys and values in turn): keys and values together, and the values alone. */
+const OBJECT_RUNS: readonly (readonly [number, number])[] = [
+  [0, 1],
+  [1, 2],
+];
 /** At most this many surface strings of one response are searched two by two ({@link SecretRedactor.together}). */
 const MAX_SURFACE_STRINGS = 32;
 /** Characters of context taken on each side of a joint between two fields (room for escapes). */
@@ -531,13 +538,12 @@ export class SecretRedactor {
       const found = source === value ? extra : undefined;
       if (Array.isArray(source)) {
         const members = source.map(copyOf);
-        this.#scrubMembers(members, [members.map((_, i) => i)], found);
+        this.#scrubMembers(members, ARRAY_RUNS, found);
         for (let i = 0; i < members.length; i++) copy[i] = members[i];
       } else {
         const entries: unknown[] = [];
         for (const [key, v] of Object.entries(source)) entries.push(key, copyOf(v));
-        const all = entries.map((_, i) => i);
-        this.#scrubMembers(entries, [all, all.filter((i) => i % 2 === 1)], found);
+        this.#scrubMembers(entries, OBJECT_RUNS, found);
         for (let i = 0; i < entries.length; i += 2) {
           Object.defineProperty(copy, entries[i] as string, {
             value: entries[i + 1],
@@ -552,24 +558,29 @@ export class SecretRedactor {
   }
 
   /**
-   * Scrubs, in place, the strings of `members`: each alone, and each run of consecutive strings of every index
-   * list of `sequences` as if joined, with what `extra` found in some of them; all found in the strings as
-   * given, before any is replaced.
+   * Scrubs, in place, the strings of `members`: each alone, and each run of consecutive strings of every
+   * sequence (the members from `start` on, every `step`th) as if joined, with what `extra` found in some of them;
+   * all found in the strings as given, before any is replaced.
    */
   #scrubMembers(
     members: unknown[],
-    sequences: readonly (readonly number[])[],
+    sequences: readonly (readonly [start: number, step: number])[],
     extra?: ReadonlyMap<number, number[]>,
   ): void {
-    const found = new Map<number, number[]>();
+    let found: Map<number, number[]> | undefined;
     const add = (i: number, intervals: readonly number[]) => {
-      if (intervals.length > 0) found.set(i, [...(found.get(i) ?? []), ...intervals]);
+      if (intervals.length === 0) return;
+      found ??= new Map();
+      const known = found.get(i);
+      if (known) known.push(...intervals);
+      else found.set(i, [...intervals]);
     };
-    members.forEach((m, i) => {
+    for (let i = 0; i < members.length; i++) {
+      const m = members[i];
       if (typeof m === "string") add(i, this.#find(m, 0));
-    });
+    }
     for (const [i, intervals] of extra ?? []) if (typeof members[i] === "string") add(i, intervals);
-    for (const sequence of sequences) {
+    for (const [start, step] of sequences) {
       let run: number[] = [];
       const flush = () => {
         const indices = run;
@@ -580,13 +591,13 @@ export class SecretRedactor {
           add(indices[k] as number, intervals);
         });
       };
-      for (const i of sequence) {
+      for (let i = start; i < members.length; i += step) {
         if (typeof members[i] === "string") run.push(i);
         else flush();
       }
       flush();
     }
-    for (const [i, intervals] of found) {
+    for (const [i, intervals] of found ?? []) {
       members[i] = applyIntervals(members[i] as string, mergeIntervals(intervals));
     }
   }

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { z } from "zod";
-import { ERROR_DETAIL_MAX } from "./error-fields";
+import { ERROR_DETAIL_MAX, ERROR_TITLE_MAX } from "./error-fields";
 import { errorFromResponse } from "./error-from-response";
 import {
   CustodyAbortedError,
@@ -359,10 +359,10 @@ export class RequestPipeline {
     }
   }
 
-  /** The response's `x-request-id`, scrubbed: a header is the server's text like its body. */
+  /** The response's `x-request-id`, scrubbed and shown by the one rule: a header is the server's text like its body. */
   #requestIdOf(res: TransportResponse): string | undefined {
     const id = res.headers["x-request-id"];
-    return id === undefined ? undefined : this.#redactor.text(id);
+    return id === undefined ? undefined : shownText(this.#redactor.text(id), ERROR_TITLE_MAX);
   }
 
   #report(
@@ -444,7 +444,8 @@ export class RequestPipeline {
     body: unknown,
     issues: ValidationIssue[],
   ): unknown {
-    const described = this.#redactor.text(describeIssues(issues));
+    // Issue paths hold the body's own keys: shown by the one rule, as an error's texts are.
+    const described = shownText(this.#redactor.text(describeIssues(issues)), ERROR_DETAIL_MAX);
     const requestId = this.#requestIdOf(res);
     const tookEffect = spec.method !== "GET";
     if (tookEffect || this.#o.responseValidation === "warn") {
@@ -462,7 +463,7 @@ export class RequestPipeline {
       CustodyErrorCode.RESPONSE_INVALID,
       this.#redactor.text(
         `${spec.method} ${path} answered ${res.status}, but the response does not match the ${name} response ` +
-          `schema: ${shownText(described, ERROR_DETAIL_MAX)}. A read changes nothing; the body as it came ` +
+          `schema: ${described}. A read changes nothing; the body as it came ` +
           "(secrets removed) is given by `rawBody()`.",
       ),
       {
