@@ -1,7 +1,8 @@
 /**
  * What every subcommand of `custody` is: a name, a one-line summary, its usage, and a `run` that returns the
- * exit code. Bad arguments are a {@link UsageError} (exit 2, the usage printed); any other failure is reported
- * as one line, `custody <command>: <message>`, with no stack trace (exit 1).
+ * exit code. Bad arguments are a {@link UsageError} (exit 2): one line, `custody <command>: <message>; see
+ * \`custody <command> --help\``; any other failure is reported as one line, `custody <command>: <message>`,
+ * with no stack trace (exit 1).
  */
 import { shownText } from "./shown";
 
@@ -25,13 +26,13 @@ export interface Command {
   readonly name: string;
   /** One line for `custody --help`. */
   readonly summary: string;
-  /** The usage lines, shown by `--help` and after a usage error. */
+  /** The usage lines, shown by `--help` (a usage error points to it). */
   readonly usage: string;
   /** Runs the command; resolves to the exit code. */
   run(argv: readonly string[], io: CommandIo): Promise<number>;
 }
 
-/** Bad arguments: the message says which and why; the usage follows it. */
+/** Bad arguments: the message says which and why, in one line that points to `--help`. */
 export class UsageError extends Error {
   constructor(message: string) {
     super(message);

@@ -45,8 +45,10 @@ export async function main(argv: readonly string[], io: CommandIo): Promise<numb
       name,
       COMMANDS.map((c) => c.name),
     );
-    const hint = near ? `did you mean \`${near}\`?` : "the commands are listed below";
-    io.stderr.write(`custody: unknown command (the first argument, not shown): ${hint}\n\n${USAGE}\n`);
+    const hint = near ? `did you mean \`${near}\`? ` : "";
+    io.stderr.write(
+      `custody: unknown command (the first argument, not shown): ${hint}\`custody --help\` lists the commands\n`,
+    );
     return 2;
   }
   try {
@@ -62,7 +64,8 @@ export async function main(argv: readonly string[], io: CommandIo): Promise<numb
       "\n\t",
     );
     if (err instanceof UsageError) {
-      io.stderr.write(`custody ${command.name}: ${message}\n\n${command.usage}\n`);
+      // One line and where the usage is: the usage itself (40 lines) would bury the line that says what is wrong.
+      io.stderr.write(`custody ${command.name}: ${message}; see \`custody ${command.name} --help\`\n`);
       return 2;
     }
     io.stderr.write(`custody ${command.name}: ${message}\n`);

@@ -86,14 +86,11 @@ export function stackConfigSecrets(run: StackConfigRun): Promise<string[]> {
 
 /**
  * `texts` scrubbed also as if joined two by two (a secret split across two diagnostics, or a diagnostic and the
- * CLI's last line): the sdk's {@link SecretRedactor.related}, on the first `max` texts.
+ * CLI's last line), every piece found before any is replaced: the sdk's {@link SecretRedactor.together}, whose
+ * pairs are the first texts (the rest are scrubbed one by one).
  */
-export function acrossTexts(redactor: SecretRedactor, texts: readonly string[], max = 64): string[] {
-  const scrubbed = texts.map((t) => redactor.text(t));
-  const head = scrubbed.slice(0, max);
-  const names = head.map((_, i) => `t${i}`);
-  const joined = redactor.related(Object.fromEntries(head.map((t, i) => [`t${i}`, t])), names);
-  return [...names.map((n) => (joined as Record<string, string>)[n] as string), ...scrubbed.slice(max)];
+export function acrossTexts(redactor: SecretRedactor, texts: readonly string[]): string[] {
+  return redactor.together(texts) as string[];
 }
 
 /**

@@ -33,9 +33,12 @@ Options:
                            it replaces the stored token (the old one answers 401) and keeps the state
   --viewer-access-token <token>
                            the same for the read-only viewer's token
+  --allow-public-webhook-targets
+                           let POST /webhooks/test send to public addresses too (default: loopback
+                           only; any other target is refused with a 422 before anything is sent)
   --allow-private-webhook-targets
-                           let POST /webhooks/test send to link-local, private, unspecified and
-                           multicast addresses (default: refused with a 422; loopback is allowed)
+                           let POST /webhooks/test send to any address: public, link-local, private,
+                           unspecified, multicast and every other special-purpose range
   --headers-timeout <ms>   time a client has to send a request's head; then 408 (default 10000)
   --request-timeout <ms>   time a client has to send a whole request (default 60000)
   --idle-timeout <ms>      time a kept-alive connection may stay idle between requests (default 30000)
@@ -125,6 +128,7 @@ export function parseCliArgs(
         "data-seed": { type: "string" },
         "access-token": { type: "string" },
         "viewer-access-token": { type: "string" },
+        "allow-public-webhook-targets": { type: "boolean" },
         "allow-private-webhook-targets": { type: "boolean" },
         "headers-timeout": { type: "string" },
         "request-timeout": { type: "string" },
@@ -186,6 +190,7 @@ export function parseCliArgs(
     options.transactionProgression = mode;
   }
   if (s("data-seed") !== undefined) options.dataSeed = s("data-seed");
+  if (values["allow-public-webhook-targets"] === true) options.allowPublicWebhookTargets = true;
   if (values["allow-private-webhook-targets"] === true) options.allowPrivateWebhookTargets = true;
   if (s("headers-timeout") !== undefined)
     options.headersTimeoutMs = int("headers-timeout", s("headers-timeout")!, 1, MAX_TIMEOUT_MS);

@@ -10,6 +10,7 @@ import type { Store } from "./state/store";
 import type { Views } from "./state/views";
 import type { TransactionProgression } from "./transactions/progression";
 import type { WebhookDispatcher } from "./webhooks/dispatcher";
+import type { WebhookTargetPolicy } from "./webhooks/targets";
 
 export interface EmulatorContext {
   store: Store;
@@ -21,8 +22,8 @@ export interface EmulatorContext {
   progression: TransactionProgression;
   webhooks: WebhookDispatcher;
   exports: ExportStore;
-  /** `POST /webhooks/test` may send to link-local, private and other refused targets (webhooks/targets.ts). */
-  allowPrivateWebhookTargets: boolean;
+  /** Which addresses `POST /webhooks/test` may send to (webhooks/targets.ts): loopback, public or any. */
+  webhookTargets: WebhookTargetPolicy;
   /** Replaces the state with a fresh seed (keeps credentials and webhook endpoints). */
   reset(seed: "default" | "empty"): void;
   /** Writes the state file now, if there is one; resolves when it is durable. */

@@ -63,11 +63,17 @@ export interface EmulatorOptions {
   /** Entries kept in the request log; default 1000. */
   requestLogSize?: number;
   /**
-   * Let `POST /webhooks/test` send to link-local (169.254.0.0/16, fe80::/10), private (10.0.0.0/8,
-   * 172.16.0.0/12, 192.168.0.0/16, fc00::/7), unspecified (0.0.0.0/8, ::), multicast and reserved addresses,
-   * and to host names that resolve to one; default false, and such a target is a 422 at `body.url`. Loopback
-   * (127.0.0.0/8, ::1, localhost) and public addresses are always allowed. Turn it on only when every API
-   * user may probe the emulator's network: the answer tells a reachable service from an unreachable one.
+   * Let `POST /webhooks/test` send to public addresses too (global unicast: in none of the IANA special-purpose
+   * ranges), and to host names that resolve only to loopback or public addresses; default false. Loopback
+   * (127.0.0.0/8, ::1, localhost) is always allowed; any other target is a 422 at `body.url`, before anything
+   * is sent (emulator/README.md, "Webhooks").
+   */
+  allowPublicWebhookTargets?: boolean;
+  /**
+   * Let `POST /webhooks/test` send to any address: public, link-local (169.254.0.0/16, fe80::/10), private
+   * (10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, fc00::/7), unspecified, multicast, reserved, and every other
+   * special-purpose range; default false. Turn it on only when every API user may probe the emulator's network:
+   * the answer tells a reachable service from an unreachable one.
    */
   allowPrivateWebhookTargets?: boolean;
   /**
@@ -282,7 +288,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     progression,
     webhooks,
     exports,
-    allowPrivateWebhookTargets: options.allowPrivateWebhookTargets ?? false,
+    webhookTargets: options.allowPrivateWebhookTargets
+      ? "any"
+      : options.allowPublicWebhookTargets
+        ? "public"
+        : "loopback",
     reset(seed) {
       store.load(baseState(store.credentials, idSeed));
       if (seed === "default") applyDefaultSeed(store);

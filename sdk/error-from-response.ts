@@ -1,6 +1,8 @@
 /**
  * The one mapping from an error response to an error class (docs/api-notes.md, "Errors").
  */
+
+import { boundedIssues, shownServiceText } from "./error-fields";
 import {
   CustodyErrorCode as Code,
   CustodyAuthenticationError,
@@ -70,8 +72,60 @@ const MAX_TEXT_DETAIL = 500;
 
 const NO_SECRETS = new SecretRedactor([]);
 
-/** The texts of an error that a reader could put together: each is also scrubbed with each other one. */
-const RELATED_FIELDS = [
+/**
+ * The error for a non-2xx response: class and code by status, fields from the body and headers.
+ *
+ * Everything the server sent is scrubbed by `redactor` before any field or the message is made of it, and
+ * after the body is parsed: scrubbing the raw text would miss a secret written with JSON escapes (`\/`,
+ * `\uXXXX`), which parsing turns back into the secret (sdk/redact.ts). The body and the `x-request-id` header
+ * are scrubbed together, every piece found before any is replaced, so that a secret split across the title and
+ * the detail, or across the header and the body, loses both parts. The texts an error keeps are then escaped and
+ * cut (./error-fields.ts) and scrubbed once more, together (a 422 `loc` joined with dots, as a JWT has them, or
+ * an escape that spells what the raw text did not), and so is the message made of them.
+ */
+export function errorFromResponse(res: ErrorResponse, redactor: SecretRedactor = NO_SECRETS): CustodyError {
+  const [body, requestIdHeader] = redactor.together([
+    parseBody(res.bodyText),
+    res.headers["x-request-id"],
+  ]) as [unknown, string | undefined];
+  const record = isRecord(body) ? body : {};
+  const issues = readIssues(record.detail);
+  const title =
+    str(record.title) ?? STATUS_TEXT[res.status] ?? STATUS_TEXT[Math.floor(res.status / 100) * 100];
+  const detail =
+    issues !== undefined
+      ? describeKept(issues)
+      : (str(record.detail) ?? (typeof body === "string" && body !== "" ? truncate(body) : undefined));
+  const texts: Record<(typeof SHOWN_TEXTS)[number], string | undefined> = {
+    title,
+    detail,
+    fullDetail: str(record.full_detail),
+    requestId: str(record.request_id) ?? requestIdHeader,
+    errorType: str(record.error_type),
+    systemErrorCode: str(record.system_error_code),
+    resource: str(record.resource) ?? (res.status === 404 || res.status === 409 ? res.resource : undefined),
+  };
+  const shown = redactor.together(SHOWN_TEXTS.map((name) => shownServiceText(name, texts[name])));
+  const fields: CustodyErrorFields = {
+    ...Object.fromEntries(SHOWN_TEXTS.map((name, i) => [name, shown[i]])),
+    status: res.status,
+    method: res.method,
+    path: res.path,
+    issues: issues && redactor.value(boundedIssues(issues)),
+    retryAfterMs: res.status === 429 ? res.retryAfterMs : undefined,
+    // The service may have done the work before it timed out or failed.
+    outcomeUnknown: res.status === 408 || res.status >= 500,
+    attempts: res.attempts,
+    body,
+  };
+  const [cls, code] =
+    BY_STATUS[res.status] ??
+    (res.status >= 500 ? [CustodyServerError, Code.SERVER] : [CustodyError, Code.HTTP_STATUS]);
+  return new cls(code, redactor.text(messageFor(fields)), fields);
+}
+
+/** The texts of the service an error shows, as fields of {@link CustodyErrorFields}. */
+const SHOWN_TEXTS = [
   "title",
   "detail",
   "fullDetail",
@@ -79,57 +133,7 @@ const RELATED_FIELDS = [
   "errorType",
   "systemErrorCode",
   "resource",
-  "body",
 ] as const satisfies readonly (keyof CustodyErrorFields)[];
-
-/**
- * The error for a non-2xx response: class and code by status, fields from the body and headers.
- *
- * Everything the server sent is scrubbed by `redactor` before any field or the message is made of it, and
- * after the body is parsed: scrubbing the raw text would miss a secret written with JSON escapes (`\/`,
- * `\uXXXX`), which parsing turns back into the secret (sdk/redact.ts). The fields are then scrubbed two by two,
- * for a secret split across them, and the message once more as a whole.
- */
-export function errorFromResponse(res: ErrorResponse, redactor: SecretRedactor = NO_SECRETS): CustodyError {
-  const body = redactor.value(parseBody(res.bodyText));
-  const headers = redactor.value(res.headers);
-  const record = isRecord(body) ? body : {};
-  const issues = readIssues(record.detail);
-  const title =
-    str(record.title) ?? STATUS_TEXT[res.status] ?? STATUS_TEXT[Math.floor(res.status / 100) * 100];
-  // Joined issues are scrubbed again: a secret could be split across the parts of a `loc` (a JWT has dots).
-  const detail =
-    issues !== undefined
-      ? redactor.text(describeIssues(issues))
-      : (str(record.detail) ?? (typeof body === "string" && body !== "" ? truncate(body) : undefined));
-  const resource =
-    str(record.resource) ?? (res.status === 404 || res.status === 409 ? res.resource : undefined);
-  const scrubbed: CustodyErrorFields = {
-    status: res.status,
-    title,
-    detail,
-    fullDetail: str(record.full_detail),
-    requestId: str(record.request_id) ?? headers["x-request-id"],
-    errorType: str(record.error_type),
-    systemErrorCode: str(record.system_error_code),
-    resource,
-    method: res.method,
-    path: res.path,
-    issues,
-    retryAfterMs: res.status === 429 ? res.retryAfterMs : undefined,
-    // The service may have done the work before it timed out or failed.
-    outcomeUnknown: res.status === 408 || res.status >= 500,
-    attempts: res.attempts,
-    body,
-  };
-  // A secret split in two (title and detail, request id header and text body) is found in the two together.
-  const fields = redactor.related(scrubbed, RELATED_FIELDS);
-  const [cls, code] =
-    BY_STATUS[res.status] ??
-    (res.status >= 500 ? [CustodyServerError, Code.SERVER] : [CustodyError, Code.HTTP_STATUS]);
-  // Scrubbed once more as a whole: it joins the parts of each `loc` with dots, as a JWT has them.
-  return new cls(code, redactor.text(messageFor(fields)), fields);
-}
 
 /** `GET /api/v1/vaults/… failed with 404 Not found: Vault not found (resource: vault; request id: …)`. */
 function messageFor(f: CustodyErrorFields): string {
@@ -158,11 +162,17 @@ function parseBody(text: string): unknown {
 function readIssues(detail: unknown): ValidationIssue[] | undefined {
   if (!Array.isArray(detail)) return undefined;
   return detail.filter(isRecord).map((d) => ({
-    ...d,
     loc: Array.isArray(d.loc) ? d.loc.filter((p) => typeof p === "string" || typeof p === "number") : [],
     msg: str(d.msg) ?? "",
     type: str(d.type) ?? "",
   }));
+}
+
+/** The issues as one line: those an error keeps, and how many more there were. */
+function describeKept(issues: readonly ValidationIssue[]): string {
+  const kept = boundedIssues(issues);
+  const more = issues.length - kept.length;
+  return `${describeIssues(kept)}${more > 0 ? `; and ${more} more issue${more === 1 ? "" : "s"}` : ""}`;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -5,9 +5,24 @@
  * Callers branch on `code` (stable strings, like undici's `UND_ERR_*`) or on the class, never on message text.
  * No error ever holds the access token, the Authorization header or the private key: errors keep only what the
  * service said plus the method and path, and `toJSON` / `util.inspect` print an explicit allow-list of fields.
+ *
+ * What an error carries of a response is bounded and known: the status, and the service's texts (`title`,
+ * `detail`, the 422 issues, the request id…), each escaped by the one rule of messages (./shown.ts: control,
+ * C1, bidi and zero-width characters, lone surrogates) and cut to a fixed length, so that a hostile or broken
+ * service can neither forge a line of a terminal nor flood a log through an error. The body itself, which may be
+ * anything, is kept only behind {@link CustodyError.rawBody}, which nothing prints or serializes.
  */
 import { inspect } from "node:util";
+import {
+  boundedIssues,
+  ERROR_DETAIL_MAX,
+  ERROR_MESSAGE_MAX,
+  ERROR_TITLE_MAX,
+  safeString,
+  shownServiceText,
+} from "./error-fields";
 import type { ValidationIssue } from "./schema/errors";
+import { escapeControls, shownText } from "./shown";
 
 export { responseValidationIssues } from "./validation-issues";
 
@@ -45,7 +60,7 @@ export const CustodyErrorCode = {
   REQUEST_TIMEOUT: "ERR_CUSTODY_REQUEST_TIMEOUT",
   /** The caller's `AbortSignal` fired. */
   ABORTED: "ERR_CUSTODY_ABORTED",
-  /** The 2xx body of a read did not match its schema; `body` holds what arrived, `issues` where it differed. */
+  /** The 2xx body of a read did not match its schema; `rawBody()` gives what arrived, `issues` where it differed. */
   RESPONSE_INVALID: "ERR_CUSTODY_RESPONSE_INVALID",
   /** A client option is missing or malformed. */
   INVALID_CONFIG: "ERR_CUSTODY_INVALID_CONFIG",
@@ -89,7 +104,10 @@ export interface CustodyErrorFields {
   outcomeUnknown?: boolean;
   /** How many attempts were made (1 = no retry). */
   attempts?: number;
-  /** The parsed response body (JSON) or its text; kept so that nothing the service said is lost. */
+  /**
+   * The parsed response body (JSON) or its text, secrets removed; kept so that nothing the service said is
+   * lost, but only behind {@link CustodyError.rawBody}: never printed or serialized.
+   */
   body?: unknown;
   /** The underlying error (a socket error, a zod error). */
   cause?: unknown;
@@ -97,20 +115,24 @@ export interface CustodyErrorFields {
 
 const BRAND = Symbol.for("pulumi-custody.CustodyError");
 
+/** The responses' bodies, kept out of the errors' own properties so that no walk over an error meets them. */
+const BODIES = new WeakMap<CustodyError, unknown>();
+
 /**
  * Base of every error the client throws. Carries the fields of the service's error body (`title`, `detail`,
- * `requestId`, `errorType`, `resource`), the HTTP `status`, and the `method` and `path` of the call.
+ * `requestId`, `errorType`, `resource`), the HTTP `status`, and the `method` and `path` of the call, each text
+ * escaped and cut (see the module comment); the body only through {@link CustodyError.rawBody}.
  */
 export class CustodyError extends Error {
   /** Stable machine-readable code; see {@link CustodyErrorCode}. */
   readonly code: CustodyErrorCode;
   /** HTTP status; `undefined` when no response arrived (or the error is local). */
   readonly status: number | undefined;
-  /** The error body's `title`. */
+  /** The error body's `title`, escaped, at most 200 characters. */
   readonly title: string | undefined;
-  /** The error body's `detail` (for 422, the issues joined). */
+  /** The error body's `detail` (for 422, the issues joined), escaped, at most 1,000 characters. */
   readonly detail: string | undefined;
-  /** The error body's `full_detail`. */
+  /** The error body's `full_detail`, escaped, at most 1,000 characters. */
   readonly fullDetail: string | undefined;
   /** The service's request id (body `request_id` or header `x-request-id`); quote it to support. */
   readonly requestId: string | undefined;
@@ -128,25 +150,40 @@ export class CustodyError extends Error {
   readonly outcomeUnknown: boolean;
   /** Attempts made, retries included. */
   readonly attempts: number | undefined;
-  /** The response body as received (parsed JSON, or text). */
-  readonly body: unknown;
 
+  /**
+   * @param message - the message; escaped and cut to 4,000 characters here
+   * @param fields - the texts among them are escaped and cut here, whoever builds the error
+   */
   constructor(code: CustodyErrorCode, message: string, fields: CustodyErrorFields = {}) {
-    super(message, fields.cause === undefined ? undefined : { cause: fields.cause });
+    super(
+      shownText(escapeControls(safeString(message)), ERROR_MESSAGE_MAX),
+      fields.cause === undefined ? undefined : { cause: fields.cause },
+    );
     this.code = code;
     this.status = fields.status;
-    this.title = fields.title;
-    this.detail = fields.detail;
-    this.fullDetail = fields.fullDetail;
-    this.requestId = fields.requestId;
-    this.errorType = fields.errorType;
-    this.systemErrorCode = fields.systemErrorCode;
-    this.resource = fields.resource;
-    this.method = fields.method;
-    this.path = fields.path;
+    this.title = shownServiceText("title", fields.title);
+    this.detail = shownServiceText("detail", fields.detail);
+    this.fullDetail = shownServiceText("fullDetail", fields.fullDetail);
+    this.requestId = shownServiceText("requestId", fields.requestId);
+    this.errorType = shownServiceText("errorType", fields.errorType);
+    this.systemErrorCode = shownServiceText("systemErrorCode", fields.systemErrorCode);
+    this.resource = shownServiceText("resource", fields.resource);
+    this.method = shownServiceText("method", fields.method);
+    this.path = shownServiceText("path", fields.path);
     this.outcomeUnknown = fields.outcomeUnknown ?? false;
     this.attempts = fields.attempts;
-    this.body = fields.body;
+    if (fields.body !== undefined) BODIES.set(this, fields.body);
+  }
+
+  /**
+   * The response body as it arrived (parsed JSON, or text), with the client's secrets removed but nothing
+   * escaped or cut: for code that inspects what the service said. It is not a property, so no log line,
+   * `JSON.stringify`, `util.inspect` or spread of the error ever shows it; escape what you show of it
+   * (`shownText`). `undefined` for a local error, and for an error without a body.
+   */
+  rawBody(): unknown {
+    return BODIES.get(this);
   }
 
   /** True for errors of this client, even from another copy of the package (a Pulumi closure may hold one). */
@@ -154,24 +191,48 @@ export class CustodyError extends Error {
     return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
   }
 
-  /** The safe, loggable fields. The credentials are never among them. */
+  /**
+   * The safe, loggable fields: bounded in size and depth whatever the service sent, and never throws. The
+   * credentials and the body are never among them.
+   */
   toJSON(): Record<string, unknown> {
-    const out: Record<string, unknown> = { name: this.name, code: this.code, message: this.message };
-    for (const key of SAFE_FIELDS) {
-      const value = (this as unknown as Record<string, unknown>)[key];
-      if (value !== undefined && !(key === "outcomeUnknown" && value === false)) out[key] = value;
-    }
-    const cause = this.cause;
-    if (cause instanceof Error) {
-      out.cause = { name: cause.name, message: cause.message, code: (cause as { code?: unknown }).code };
+    const out: Record<string, unknown> = {
+      name: safeString(this.name),
+      code: this.code,
+      message: safeString(this.message),
+    };
+    try {
+      for (const key of SAFE_FIELDS) {
+        const value = (this as unknown as Record<string, unknown>)[key];
+        if (value === undefined || (key === "outcomeUnknown" && value === false)) continue;
+        out[key] = key === "issues" ? boundedIssues(value as unknown[]) : value;
+      }
+      const cause = this.cause;
+      if (cause instanceof Error) {
+        const code = (cause as { code?: unknown }).code;
+        out.cause = {
+          name: shownText(safeString(cause.name), ERROR_TITLE_MAX),
+          message: shownText(safeString(cause.message), ERROR_DETAIL_MAX),
+          code:
+            typeof code === "string" || typeof code === "number"
+              ? shownText(String(code), ERROR_TITLE_MAX)
+              : undefined,
+        };
+      }
+    } catch {
+      // A field that cannot be read (a subclass's getter) leaves the rest out rather than break a logger.
     }
     return out;
   }
 
   /** `util.inspect` / `console.log` print the stack and the safe fields only. */
   [inspect.custom](_depth: number, options: object): string {
-    const { name: _n, message: _m, ...fields } = this.toJSON();
-    return `${this.stack ?? `${this.name}: ${this.message}`} ${inspect(fields, { ...options, depth: 4 })}`;
+    try {
+      const { name: _n, message: _m, ...fields } = this.toJSON();
+      return `${this.stack ?? `${this.name}: ${this.message}`} ${inspect(fields, { ...options, depth: 4 })}`;
+    } catch {
+      return `${safeString(this.name)}: ${safeString(this.message)}`;
+    }
   }
 }
 Object.defineProperty(CustodyError.prototype, BRAND, { value: true });
@@ -191,7 +252,6 @@ const SAFE_FIELDS = [
   "retryAfterMs",
   "outcomeUnknown",
   "attempts",
-  "body",
 ] as const;
 
 /** Sets `name` on the prototype so that the stack header (captured at construction) names the subclass. */
@@ -230,11 +290,11 @@ setErrorName(CustodyConflictError, "CustodyConflictError");
  * problem as `{loc, msg, type}`, where `loc` starts with `body`, `query`, `path` or `header`.
  */
 export class CustodyValidationError extends CustodyError {
-  /** The problems, one per offending field. */
+  /** The problems, one per offending field (at most 50, each text escaped and cut). */
   readonly issues: ValidationIssue[];
   constructor(code: CustodyErrorCode, message: string, fields: CustodyErrorFields = {}) {
     super(code, message, fields);
-    this.issues = fields.issues ?? [];
+    this.issues = boundedIssues(fields.issues);
   }
 }
 setErrorName(CustodyValidationError, "CustodyValidationError");
@@ -268,16 +328,16 @@ setErrorName(CustodyAbortedError, "CustodyAbortedError");
 
 /**
  * The 2xx body of a read (GET) did not match the response schema, so no typed value can be returned for it
- * (with `responseValidation: "throw"`, the default). A read changes nothing; `body` holds what the service sent
- * (secrets removed), and `issues` names each field and the rule it broke. A write that took effect never
+ * (with `responseValidation: "throw"`, the default). A read changes nothing; `rawBody()` gives what the service
+ * sent (secrets removed), and `issues` names each field and the rule it broke. A write that took effect never
  * throws this: it returns its result with the issues on it (`responseValidationIssues(result)`).
  */
 export class CustodyResponseValidationError extends CustodyError {
-  /** Where the body differs from the schema; `loc` starts with `response`. */
+  /** Where the body differs from the schema; `loc` starts with `response` (bounded as any issues are). */
   readonly issues: ValidationIssue[];
   constructor(code: CustodyErrorCode, message: string, fields: CustodyErrorFields = {}) {
     super(code, message, fields);
-    this.issues = fields.issues ?? [];
+    this.issues = boundedIssues(fields.issues);
   }
 }
 setErrorName(CustodyResponseValidationError, "CustodyResponseValidationError");

@@ -24,6 +24,14 @@ export type { CreateTransactionOptions } from "./resources/define-namespace";
 export type { ListAllQuery } from "./resources/list-all-query";
 export * from "./schema";
 export { type Credentials, secretRedactor } from "./secret-redactor";
+export {
+  escapeControls,
+  isShownAsIs,
+  LONE_SURROGATE,
+  SHOWN_VALUE_MAX,
+  shownText,
+  shownValue,
+} from "./shown";
 export type { PemKey } from "./signing/pem-keys";
 export { isLoopbackHost } from "./transport/base-url";
 export { DEFAULT_REQUESTS_PER_MINUTE, type RateLimitStatus } from "./transport/rate-limiter";

@@ -10,9 +10,12 @@
  *   PEM, LF or CRLF, the base64 body alone and line by line, the DER bytes, the private scalar). Each is known in
  *   its byte encodings too: base64 and base64url (at each of the three alignments it can have inside a longer
  *   encoded text, so `Basic base64(user:token)` is covered), and hex in either case.
- * - Every text is searched as written and with its escapes undone, again and again (an escape of an escape):
- *   `\uXXXX` and the short JSON escapes (any number of backslashes), `\xNN`, `%XX` (UTF-8 sequences too), HTML
- *   entities (`&#x41;`, `&#65;`, named ones). A secret written with a mix of escapes is found all the same.
+ * - Every text is searched as written and with its escapes undone, round after round until nothing is left to
+ *   decode (an escape of an escape of an escape…): `\uXXXX`, `\u{X…}` and the short JSON escapes (any number of
+ *   backslashes), `\xNN`, octal `\NNN`, `%XX` (UTF-8 sequences too), `%uXXXX`, HTML entities (`&#x41;`, `&#65;`,
+ *   named ones), and invisible format characters (zero-width spaces and joiners, bidi marks), which are dropped. A secret written
+ *   with a mix of escapes is found all the same. The rounds are bounded ({@link MAX_DECODE_ROUNDS}); whatever a
+ *   text still holds escaped after the last one is replaced unchecked.
  * - Any piece of {@link MIN_PIECE_LENGTH} characters or more of a secret or of one of its encodings is replaced
  *   wherever it appears (every 12-character window of a text is looked up in a set of the secrets' windows; a
  *   run of matching windows is replaced whole). A secret shorter than that is replaced whole: anywhere from
@@ -21,9 +24,11 @@
  *   from `Bearer k9/Q expired` but `k9/Qx` stays a word. A `Basic` credential whose decoded text holds a secret
  *   is replaced too.
  * - Secrets split across fields: the strings of one array or object are also searched as if joined (by nothing,
- *   and by each punctuation character of the tokens, such as the dots a JWT is split at), and so are the texts of
- *   an error's own fields taken two by two ({@link SecretRedactor.related}); a piece found across the joint is
- *   replaced in each field that holds part of it.
+ *   and by each punctuation character of the tokens, such as the dots a JWT is split at), and so are the surface
+ *   texts of one response taken two by two (an error body's `title` and `detail`, the `x-request-id` header and
+ *   the body: {@link SecretRedactor.together}); a piece found across the joint is replaced in each field that
+ *   holds part of it. Every piece is found in the texts as given before anything is replaced, so that a split's
+ *   short rest (the last 10 characters of a token whose first 30 are in another field) is found with the rest.
  * - Scrubbing happens on parsed values, at every depth (an iterative walk, no depth limit), keys included.
  * - Errors from below (a transport's parser errors) are copied without the raw bytes they may carry.
  */
@@ -59,8 +64,21 @@ export interface AddSecretOptions {
 
 /** An encoded form shorter than this is too common to be evidence of a secret, and is not searched for. */
 const MIN_ENCODED_LENGTH = 6;
-/** How many escape rounds a text is decoded through (an escape of an escape of an escape). */
-const MAX_DECODE_ROUNDS = 4;
+/**
+ * How many escape rounds a text is decoded through at most (an escape of an escape of an escape…): until nothing
+ * is left to decode, which ordinary text reaches in one or two rounds. What still decodes after this many rounds
+ * is replaced whole, unchecked: the bound keeps the cost linear in the text, and no bound leaves a leak.
+ */
+export const MAX_DECODE_ROUNDS = 16;
+/** The runs of an array's members searched as if joined: all of them, as [start, step]. */
+const ARRAY_RUNS: readonly (readonly [number, number])[] = [[0, 1]];
+/** The runs of an object's entries (keys and values in turn): keys and values together, and the values alone. */
+const OBJECT_RUNS: readonly (readonly [number, number])[] = [
+  [0, 1],
+  [1, 2],
+];
+/** At most this many surface strings of one response are searched two by two ({@link SecretRedactor.together}). */
+const MAX_SURFACE_STRINGS = 32;
 /** Characters of context taken on each side of a joint between two fields (room for escapes). */
 const JOINT_CONTEXT = 256;
 /** At most this many punctuation characters of the tokens are tried as joints between fields. */
@@ -131,11 +149,13 @@ for (const [name, c] of Object.entries(HTML_NAMED))
   HTML_NAMES_OF.set(c, [...(HTML_NAMES_OF.get(c) ?? []), name]);
 
 /**
- * One escape of any kind, for decoding: `\uXXXX`, `\xNN`, a short JSON escape (each after any number of
- * backslashes), `%XX`, an HTML numeric or named entity.
+ * One escape of any kind, for decoding: `\uXXXX`, `\u{X…}`, `\xNN`, an octal `\NNN`, a short JSON escape (each
+ * after any number of backslashes), `%XX`, `%uXXXX`, an HTML numeric or named entity; and an invisible format
+ * character (a zero-width space or joiner, a bidi mark, a soft hyphen, a byte order mark), which decodes to
+ * nothing: put between the characters of a secret, it hides nothing.
  */
 const ESCAPE =
-  /\\+u([0-9a-fA-F]{4})|\\+x([0-9a-fA-F]{2})|\\+([bfnrt/"'\\])|%([0-9a-fA-F]{2})|&#[xX]0*([0-9a-fA-F]{1,6});?|&#0*([0-9]{1,7});?|&([A-Za-z]{2,16});/g;
+  /\\+u([0-9a-fA-F]{4})|\\+x([0-9a-fA-F]{2})|\\+([bfnrt/"'\\])|%([0-9a-fA-F]{2})|&#[xX]0*([0-9a-fA-F]{1,6});?|&#0*([0-9]{1,7});?|&([A-Za-z]{2,16});|([\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff])|\\+u\{0*([0-9a-fA-F]{1,6})\}|%[uU]([0-9a-fA-F]{4})|\\+([0-3][0-7]{2})/g;
 /** The same escapes, just before a match (to learn which character precedes it once decoded)… */
 const ESCAPE_AT_END =
   /(?:\\+u([0-9a-fA-F]{4})|\\+x([0-9a-fA-F]{2})|\\+([bfnrt/"'\\])|%([0-9a-fA-F]{2})|&#[xX]0*([0-9a-fA-F]{1,6});?|&#0*([0-9]{1,7});?)$/;
@@ -143,7 +163,7 @@ const ESCAPE_AT_END =
 const ESCAPE_AT_START =
   /^(?:\\+u([0-9a-fA-F]{4})|\\+x([0-9a-fA-F]{2})|\\+([bfnrt/"'\\])|%([0-9a-fA-F]{2})|&#[xX]0*([0-9a-fA-F]{1,6});?|&#0*([0-9]{1,7});?)/;
 /** A character that may start an escape: a text without one has nothing to decode. */
-const ESCAPE_START = /[\\%&]/;
+const ESCAPE_START = /[\\%&\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/;
 /** A text that may hold a `Basic` credential. */
 const BASIC_HINT = /[Bb][Aa][Ss][Ii][Cc]\s/;
 /** `Basic <base64>`, the credential of HTTP basic authentication. */
@@ -219,47 +239,59 @@ export class SecretRedactor {
   /**
    * A copy of `value` with every string (keys included) scrubbed, at any depth, and the strings of each array and
    * object also scrubbed as if joined. Arrays and plain objects are copied (a key `__proto__` stays a key; a
-   * cycle stays a cycle); other values are returned as they are.
+   * cycle stays a cycle); other values are returned as they are. Every piece is found in the strings as given,
+   * before any is replaced: a piece replaced first would hide the joint of a split (the short rest of a secret
+   * would survive).
    */
   value<T>(value: T): T {
     if (!this.active) return value;
-    return this.#walk(value, (s) => this.text(s), true);
+    return this.together([value])[0] as T;
   }
 
   /**
-   * A copy of `fields` in which the texts of the fields named by `names` are scrubbed also as if joined two by two,
-   * in either order (an error's title and detail, a header and the body), since a server can split a secret
-   * across them. Where that changes a text, the same text is replaced wherever else it appears in `fields` (in a
-   * body or an issue list it was read from). Expects texts already scrubbed one by one.
+   * The parts of one response (or of one report) scrubbed together: each as {@link SecretRedactor.value} scrubs
+   * it, and the surface strings of all of them (a part that is a string, and the strings directly inside a part
+   * that is an object or an array: an error body's `title` and `detail`, a header's value) also two by two,
+   * joined in either order, since a server can split a secret across any two of them. Everything is found in
+   * the parts as given before anything is replaced, so neither part of a split hides the other. At most 32
+   * surface strings are paired.
    */
-  related<T extends object>(fields: T, names: readonly (keyof T & string)[]): T {
-    if (!this.active) return fields;
-    const record = fields as Record<string, unknown>;
-    const texts: string[] = names.filter((n) => typeof record[n] === "string" && record[n] !== "");
-    const found = new Map<string, number[]>();
-    for (const a of texts) {
-      for (const b of texts) {
+  together(parts: readonly unknown[]): unknown[] {
+    if (!this.active) return [...parts];
+    // The surface strings, as [part, member index] (-1: the part itself), and what pairing them finds in each.
+    const surface: [part: number, member: number, text: string][] = [];
+    parts.forEach((part, p) => {
+      if (typeof part === "string") surface.push([p, -1, part]);
+      else if (Array.isArray(part)) {
+        part.forEach((m, i) => {
+          if (typeof m === "string") surface.push([p, i, m]);
+        });
+      } else if (isWalkable(part)) {
+        Object.values(part).forEach((m, i) => {
+          if (typeof m === "string") surface.push([p, 2 * i + 1, m]);
+        });
+      }
+    });
+    const paired = surface.filter(([, , text]) => text !== "").slice(0, MAX_SURFACE_STRINGS);
+    const extra = parts.map(() => new Map<number, number[]>());
+    const add = ([part, member]: [number, number, string], intervals: readonly number[]) => {
+      if (intervals.length === 0) return;
+      const byMember = extra[part] as Map<number, number[]>;
+      byMember.set(member, [...(byMember.get(member) ?? []), ...intervals]);
+    };
+    for (const a of paired) {
+      for (const b of paired) {
         if (a === b) continue;
-        const parts = [record[a] as string, record[b] as string];
-        const [inA, inB] = this.#acrossJoints(parts);
-        found.set(a, [...(found.get(a) ?? []), ...(inA as number[])]);
-        found.set(b, [...(found.get(b) ?? []), ...(inB as number[])]);
+        const [inA, inB] = this.#acrossJoints([a[2], b[2]]);
+        add(a, inA as number[]);
+        add(b, inB as number[]);
       }
     }
-    const replaced = new Map<string, string>();
-    const out: Record<string, unknown> = { ...record };
-    for (const [name, intervals] of found) {
-      if (intervals.length === 0) continue;
-      const before = record[name] as string;
-      const after = applyIntervals(before, mergeIntervals(intervals));
-      out[name] = after;
-      replaced.set(before, after);
-    }
-    if (replaced.size === 0) return fields;
-    for (const [key, v] of Object.entries(out)) {
-      if (!texts.includes(key)) out[key] = this.#walk(v, (s) => replaced.get(s) ?? s, false);
-    }
-    return out as T;
+    return parts.map((part, p) => {
+      const byMember = extra[p] as Map<number, number[]>;
+      if (typeof part !== "string") return this.#scrubWalk(part, byMember);
+      return applyIntervals(part, mergeIntervals([...this.#find(part, 0), ...(byMember.get(-1) ?? [])]));
+    });
   }
 
   /**
@@ -362,7 +394,13 @@ export class SecretRedactor {
     const found: number[] = [];
     let view: View = { text };
     this.#scan(view, found, depth);
-    for (let round = 0; round < MAX_DECODE_ROUNDS && ESCAPE_START.test(view.text); round++) {
+    // Until a fixed point: every round that decodes something makes the text shorter.
+    for (let round = 0; ESCAPE_START.test(view.text); round++) {
+      if (round === MAX_DECODE_ROUNDS) {
+        // Still decoding: what is still escaped goes whole, unchecked, rather than be shown unchecked.
+        stillEscaped(view, found);
+        break;
+      }
       const decoded = decodeView(view);
       if (decoded === undefined) break;
       view = decoded;
@@ -474,15 +512,16 @@ export class SecretRedactor {
   }
 
   /**
-   * A copy of `value` with `leaf` applied to every string (keys included), at any depth; with `joints`, the strings
-   * of each array and object are then also scrubbed as if joined: an array's members, an object's values, and its
-   * keys and values in turn.
+   * A copy of `value` with every string (keys included) scrubbed, at any depth, and the strings of each array and
+   * object also as if joined: an array's members, an object's values, and its keys and values in turn. `extra`
+   * adds, for members of `value` itself (by index; an object's value `i` is member `2i + 1`), what was found
+   * across the other parts of the same response.
    */
-  #walk<T>(value: T, leaf: (s: string) => string, joints: boolean): T {
+  #scrubWalk<T>(value: T, extra: ReadonlyMap<number, number[]> = new Map()): T {
     const copies = new Map<object, unknown>();
     const pending: [source: object, copy: Record<string | number, unknown>][] = [];
+    // Strings stay as given here: each is scrubbed with the other members of its array or object.
     const copyOf = (v: unknown): unknown => {
-      if (typeof v === "string") return leaf(v);
       if (!isWalkable(v)) return v;
       const known = copies.get(v);
       if (known !== undefined) return known;
@@ -491,25 +530,20 @@ export class SecretRedactor {
       pending.push([v, copy as Record<string | number, unknown>]);
       return copy;
     };
+    if (typeof value === "string") return this.text(value) as T;
     const result = copyOf(value);
     // A work list instead of recursion: no nesting depth can overflow the stack or stop the walk early.
     for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
       const [source, copy] = next;
+      const found = source === value ? extra : undefined;
       if (Array.isArray(source)) {
         const members = source.map(copyOf);
-        if (joints) this.#scrubRuns(members);
+        this.#scrubMembers(members, ARRAY_RUNS, found);
         for (let i = 0; i < members.length; i++) copy[i] = members[i];
       } else {
         const entries: unknown[] = [];
-        for (const [key, v] of Object.entries(source)) entries.push(leaf(key), copyOf(v));
-        if (joints) {
-          this.#scrubRuns(entries);
-          const values = entries.filter((_, i) => i % 2 === 1);
-          this.#scrubRuns(values);
-          values.forEach((v, i) => {
-            entries[2 * i + 1] = v;
-          });
-        }
+        for (const [key, v] of Object.entries(source)) entries.push(key, copyOf(v));
+        this.#scrubMembers(entries, OBJECT_RUNS, found);
         for (let i = 0; i < entries.length; i += 2) {
           Object.defineProperty(copy, entries[i] as string, {
             value: entries[i + 1],
@@ -523,18 +557,48 @@ export class SecretRedactor {
     return result as T;
   }
 
-  /** Scrubs, in place, each run of two or more consecutive strings of `members` as if joined. */
-  #scrubRuns(members: unknown[]): void {
-    let start = 0;
-    for (let i = 0; i <= members.length; i++) {
-      if (i < members.length && typeof members[i] === "string") continue;
-      if (i - start >= 2) {
-        const run = members.slice(start, i) as string[];
-        this.#acrossJoints(run).forEach((found, k) => {
-          if (found.length > 0) members[start + k] = applyIntervals(run[k] as string, mergeIntervals(found));
+  /**
+   * Scrubs, in place, the strings of `members`: each alone, and each run of consecutive strings of every
+   * sequence (the members from `start` on, every `step`th) as if joined, with what `extra` found in some of them;
+   * all found in the strings as given, before any is replaced.
+   */
+  #scrubMembers(
+    members: unknown[],
+    sequences: readonly (readonly [start: number, step: number])[],
+    extra?: ReadonlyMap<number, number[]>,
+  ): void {
+    let found: Map<number, number[]> | undefined;
+    const add = (i: number, intervals: readonly number[]) => {
+      if (intervals.length === 0) return;
+      found ??= new Map();
+      const known = found.get(i);
+      if (known) known.push(...intervals);
+      else found.set(i, [...intervals]);
+    };
+    for (let i = 0; i < members.length; i++) {
+      const m = members[i];
+      if (typeof m === "string") add(i, this.#find(m, 0));
+    }
+    for (const [i, intervals] of extra ?? []) if (typeof members[i] === "string") add(i, intervals);
+    for (const [start, step] of sequences) {
+      let run: number[] = [];
+      const flush = () => {
+        const indices = run;
+        run = [];
+        if (indices.length < 2) return;
+        const parts = indices.map((i) => members[i] as string);
+        this.#acrossJoints(parts).forEach((intervals, k) => {
+          add(indices[k] as number, intervals);
         });
+      };
+      for (let i = start; i < members.length; i += step) {
+        if (typeof members[i] === "string") run.push(i);
+        else flush();
       }
-      start = i + 1;
+      flush();
+    }
+    for (const [i, intervals] of found ?? []) {
+      members[i] = applyIntervals(members[i] as string, mergeIntervals(intervals));
     }
   }
 }
@@ -625,7 +689,42 @@ function decodeEscape(m: RegExpExecArray): string | undefined {
   const code =
     m[5] !== undefined ? Number.parseInt(m[5], 16) : m[6] !== undefined ? Number.parseInt(m[6], 10) : -1;
   if (code >= 0) return code <= 0x10ffff ? String.fromCodePoint(code) : undefined;
+  if (m[8] !== undefined) return "";
+  if (m[9] !== undefined) {
+    const point = Number.parseInt(m[9], 16);
+    return point <= 0x10ffff ? String.fromCodePoint(point) : undefined;
+  }
+  if (m[10] !== undefined) return String.fromCharCode(Number.parseInt(m[10], 16));
+  if (m[11] !== undefined) return String.fromCharCode(Number.parseInt(m[11], 8));
   return m[7] !== undefined ? HTML_NAMED[m[7]] : undefined;
+}
+
+/**
+ * Adds to `found` the original ranges of the words of `view` (runs of characters other than white space) that
+ * still hold an escape, i.e. what one more round would decode, whole: a piece of what an escape left behind
+ * (the `4A` after a still-escaped `%25`) goes with it.
+ */
+function stillEscaped(view: View, found: number[]): void {
+  const t = view.text;
+  ESCAPE.lastIndex = 0;
+  let covered = 0;
+  for (let m = ESCAPE.exec(t); m !== null; m = ESCAPE.exec(t)) {
+    if (decodeEscape(m) === undefined) {
+      ESCAPE.lastIndex = m.index + 1;
+      continue;
+    }
+    if (m.index < covered) continue;
+    let start = m.index;
+    while (start > 0 && !/\s/.test(t.charAt(start - 1))) start--;
+    let end = m.index + m[0].length;
+    while (end < t.length && !/\s/.test(t.charAt(end))) end++;
+    covered = end;
+    ESCAPE.lastIndex = end;
+    found.push(
+      view.from ? (view.from[start] as number) : start,
+      view.to ? (view.to[end - 1] as number) : end,
+    );
+  }
 }
 
 /** UTF-8 continuation bytes written as `%XX`. */

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { z } from "zod";
+import { ERROR_DETAIL_MAX, ERROR_TITLE_MAX } from "./error-fields";
 import { errorFromResponse } from "./error-from-response";
 import {
   CustodyAbortedError,
@@ -20,6 +21,7 @@ import { prebuiltParse } from "./schema/compiled-validator";
 import { type EndpointName, type EndpointSpec, endpoints, fillPath } from "./schema/endpoints";
 import type { ValidationIssue } from "./schema/errors";
 import { withErrorMap } from "./schema/open";
+import { shownText } from "./shown";
 import { encodeQuery } from "./transport/query-string";
 import type { RateLimiter, RateLimitStatus } from "./transport/rate-limiter";
 import { type AttemptFailure, type RetryPolicy, serverRequestedDelayMs } from "./transport/retry-policy";
@@ -85,6 +87,13 @@ export interface RequestEvent {
   durationMs: number;
   /** Time the client-side rate limiter held the attempt before it was sent, ms. */
   queuedMs: number;
+  /**
+   * Of `queuedMs`, the time the rate limit itself held the attempt, ms: the client's own rate or the service's
+   * announced quota spent, or a 429's pause. The rest of a wait is for the answers to earlier requests, which a
+   * client waits for while it learns its share of the service's quota (at the start of each window, or while
+   * programs start together): it lasts as long as the service takes to answer, and is no sign of a limit.
+   */
+  rateLimitedMs: number;
   /**
    * The rate limiter after this attempt, when the client has one: whether the service's announced quota or the
    * client's own rate paces requests, that limit, and how long the requests waiting now are expected to wait.
@@ -275,6 +284,10 @@ export class RequestPipeline {
       let res: TransportResponse;
       const queuedAt = this.#o.now();
       let sentAt = queuedAt;
+      // How long the limit had held the line when this attempt joined it: the difference when it leaves is
+      // how long the limit, not the service's answers, held it.
+      const heldBefore = this.#o.limiter?.heldMs() ?? 0;
+      let limitedMs = 0;
       // Whether the limiter let this attempt go: it is then told of the answer, or that none came.
       let admitted = false;
       // The limiter's number for this attempt: its answer says which requests were counted before it.
@@ -283,6 +296,7 @@ export class RequestPipeline {
         ticket = await this.#o.limiter?.acquire(signal);
         admitted = true;
         sentAt = this.#o.now();
+        limitedMs = Math.max(0, (this.#o.limiter?.heldMs() ?? 0) - heldBefore);
         const headers = { ...baseHeaders };
         if (spec.signed) {
           // A fresh timestamp per attempt (the signature is valid for a short window) over the same bytes.
@@ -294,7 +308,7 @@ export class RequestPipeline {
       } catch (err) {
         if (admitted) this.#o.limiter?.release();
         const failure = toTransportFailure(err, signal);
-        this.#report(spec, path, attempt, queuedAt, sentAt, { failure: failure.kind });
+        this.#report(spec, path, attempt, { queuedAt, sentAt, limitedMs }, { failure: failure.kind });
         const delay = this.#o.retryPolicy.delayBeforeRetry(
           spec.retry,
           { kind: "transport", aborted: failure.kind === "aborted" },
@@ -323,11 +337,11 @@ export class RequestPipeline {
         const { value, issues } = this.#parseSuccess(spec, res);
         const outcome =
           issues === undefined ? { status: res.status } : { status: res.status, validationIssues: issues };
-        this.#report(spec, path, attempt, queuedAt, sentAt, outcome);
+        this.#report(spec, path, attempt, { queuedAt, sentAt, limitedMs }, outcome);
         if (issues === undefined) return value;
         return this.#unvalidated(name, spec, path, res, attempt, value, issues);
       }
-      this.#report(spec, path, attempt, queuedAt, sentAt, { status: res.status });
+      this.#report(spec, path, attempt, { queuedAt, sentAt, limitedMs }, { status: res.status });
 
       const failure: AttemptFailure = { kind: "status", status: res.status, headers: res.headers };
       const delay = this.#o.retryPolicy.delayBeforeRetry(spec.retry, failure, attempt - 1);
@@ -345,18 +359,17 @@ export class RequestPipeline {
     }
   }
 
-  /** The response's `x-request-id`, scrubbed: a header is the server's text like its body. */
+  /** The response's `x-request-id`, scrubbed and shown by the one rule: a header is the server's text like its body. */
   #requestIdOf(res: TransportResponse): string | undefined {
     const id = res.headers["x-request-id"];
-    return id === undefined ? undefined : this.#redactor.text(id);
+    return id === undefined ? undefined : shownText(this.#redactor.text(id), ERROR_TITLE_MAX);
   }
 
   #report(
     spec: EndpointSpec,
     path: string,
     attempt: number,
-    queuedAt: number,
-    sentAt: number,
+    { queuedAt, sentAt, limitedMs }: { queuedAt: number; sentAt: number; limitedMs: number },
     outcome: { status?: number; failure?: string; validationIssues?: readonly ValidationIssue[] },
   ): void {
     if (!this.#o.onRequest) return;
@@ -368,6 +381,7 @@ export class RequestPipeline {
         ...outcome,
         durationMs: Math.max(0, this.#o.now() - sentAt),
         queuedMs: Math.max(0, sentAt - queuedAt),
+        rateLimitedMs: Math.min(limitedMs, Math.max(0, sentAt - queuedAt)),
         ...(this.#o.limiter ? { rateLimit: this.#o.limiter.status() } : {}),
       });
     } catch {
@@ -430,7 +444,8 @@ export class RequestPipeline {
     body: unknown,
     issues: ValidationIssue[],
   ): unknown {
-    const described = this.#redactor.text(describeIssues(issues));
+    // Issue paths hold the body's own keys: shown by the one rule, as an error's texts are.
+    const described = shownText(this.#redactor.text(describeIssues(issues)), ERROR_DETAIL_MAX);
     const requestId = this.#requestIdOf(res);
     const tookEffect = spec.method !== "GET";
     if (tookEffect || this.#o.responseValidation === "warn") {
@@ -442,26 +457,24 @@ export class RequestPipeline {
       );
       return withResponseIssues(body, issues);
     }
-    // A secret split across the request id header and a text body is found in the two taken together.
-    const fields = this.#redactor.related(
-      {
-        status: res.status,
-        method: spec.method,
-        path,
-        requestId,
-        attempts: attempt,
-        issues,
-        body: this.#redactor.value(body),
-      },
-      ["requestId", "body"],
-    );
+    // The body and the request id header scrubbed together: a secret split across them loses both parts.
+    const [scrubbedBody, requestIdOfResponse] = this.#redactor.together([body, res.headers["x-request-id"]]);
     throw new CustodyResponseValidationError(
       CustodyErrorCode.RESPONSE_INVALID,
       this.#redactor.text(
         `${spec.method} ${path} answered ${res.status}, but the response does not match the ${name} response ` +
-          `schema: ${described}. A read changes nothing; the body as it came (secrets removed) is in \`body\`.`,
+          `schema: ${described}. A read changes nothing; the body as it came ` +
+          "(secrets removed) is given by `rawBody()`.",
       ),
-      fields,
+      {
+        status: res.status,
+        method: spec.method,
+        path,
+        requestId: requestIdOfResponse as string | undefined,
+        attempts: attempt,
+        issues,
+        body: scrubbedBody,
+      },
     );
   }
 

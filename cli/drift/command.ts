@@ -10,10 +10,14 @@ import { checkOutputFile, writeOutputFile } from "../output-file";
 import { runPreviewEvents } from "../pulumi-preview";
 import { PreviewInputError, parsePreview } from "../review/preview-input";
 import { acrossTexts, environmentSecrets, redactorOf, scrubPreview, stackConfigSecrets } from "../secrets";
+import { shownText } from "../shown";
 import { type DriftReport, driftReport, failedDriftReport } from "./drift";
 import { driftMarkdown } from "./markdown";
 
 /** The one-line verdict. */
+/** The longest verdict line on standard error. */
+const VERDICT_MAX = 2000;
+
 function verdict(report: DriftReport): string {
   switch (report.status) {
     case "clean":
@@ -132,7 +136,8 @@ export const driftCommand: Command = {
       writeOutputFile(target(jsonFile, "the JSON report", "--json"), `${JSON.stringify(report, null, 2)}\n`, {
         overwrite: true,
       });
-    io.stderr.write(`custody drift: ${redactor.text(verdict(report))}\n`);
+    // One line whatever the service or the engine said: escaped and cut by the one rule.
+    io.stderr.write(`custody drift: ${shownText(redactor.text(verdict(report)), VERDICT_MAX)}\n`);
     return report.exitCode;
   },
 };

@@ -4,11 +4,24 @@
  * `modified_at`, then what to do about it.
  */
 import { showValue } from "../review/values";
+import { shownText } from "../shown";
 import type { DriftedField, DriftedResource, DriftReport } from "./drift";
 
-/** A table cell: pipes escaped, line breaks flattened. */
+/** The longest table cell, and the longest line of prose that quotes the service or the engine. */
+const CELL_MAX = 300;
+const PROSE_MAX = 2000;
+
+/**
+ * A table cell: line breaks flattened, pipes escaped, and what the service or the program holds (a vault's
+ * name, a value) shown by the one rule: control, C1, bidi and zero-width characters escaped, cut.
+ */
 function cell(text: string): string {
-  return text.replace(/\|/g, "\\|").replace(/\s*\n\s*/g, " ");
+  return shownText(text.replace(/\s*\n\s*/g, " "), CELL_MAX).replace(/\|/g, "\\|");
+}
+
+/** Prose that quotes the service or the engine (a reason, a note), shown by the one rule. */
+function prose(text: string): string {
+  return shownText(text, PROSE_MAX);
 }
 
 function shown(field: DriftedField, side: "declared" | "live"): string {
@@ -28,11 +41,11 @@ function resourceCell(resource: DriftedResource): string {
 
 /** The Markdown of a drift report. */
 export function driftMarkdown(report: DriftReport): string {
-  const stack = report.stack ? ` \`${report.stack}\`` : "";
+  const stack = report.stack ? ` \`${shownText(report.stack)}\`` : "";
   const lines = [`## Custody drift check${stack}`, ""];
   if (report.status === "failed") {
     lines.push(
-      `🛑 **The drift check could not run**: ${report.reason ?? "unknown reason"}`,
+      `🛑 **The drift check could not run**: ${prose(report.reason ?? "unknown reason")}`,
       "",
       "This is not drift: nothing was compared. Fix the cause (a token, the API's address, the program) and run the check again.",
     );
@@ -69,7 +82,7 @@ export function driftMarkdown(report: DriftReport): string {
     }
     const notes = report.drifted.filter((r) => r.note);
     if (notes.length > 0) {
-      lines.push("", ...notes.map((r) => `- ${resourceCell(r)}: ${r.note}.`));
+      lines.push("", ...notes.map((r) => `- ${prose(`${resourceCell(r)}: ${r.note}`)}.`));
     }
     lines.push(
       "",

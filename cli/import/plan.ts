@@ -8,7 +8,7 @@ import * as path from "node:path";
 import { UTXO_CHAIN_IDS, VAULT_TYPES } from "@pulumi-custody/sdk/schema";
 import { type CustodySettings, connect, SETTINGS } from "pulumi-custody/core";
 import type { CommandIo, ParsedArgs } from "../command";
-import { escapeControls, shownPath } from "../shown";
+import { escapeControls, shownPath, shownText, shownValue } from "../shown";
 import { describeFilter, filterFromArgs, type ImportFilter } from "./filter";
 import { type ImportProvider, type LeftOut, type Selection, selectForImport } from "./select";
 import { withSplitGroup } from "./split";
@@ -181,9 +181,16 @@ export function settingsEnv(settings: Plan["settings"]): Record<string, string> 
   return env;
 }
 
+/** The longest reason of a line of the report. */
+const REASON_MAX = 300;
+
+/**
+ * One line of what an import leaves out: the name the service holds (which may be anything: a right-to-left
+ * override, a zero-width joiner, 10 MB of text) and the reason, shown by the one rule (escaped, cut).
+ */
 function leftOutLine(item: LeftOut): string {
   const what = item.kind === "Vault" ? "vault" : "address";
-  return `  ${what} ${JSON.stringify(item.displayName)} (${item.id}): ${item.reason}`;
+  return `  ${what} ${shownValue(item.displayName)} (${shownText(item.id)}): ${shownText(item.reason, REASON_MAX)}`;
 }
 
 /** The report of a selection: what is taken, what is left out and why. */

@@ -19,7 +19,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { configure, type ExportedDeployment, recoverPendingCreates } from "pulumi-custody/core";
 import { type Command, parseArgs } from "../command";
-import { withoutSecrets } from "../shown";
+import { escapeControls, shownText, withoutSecrets } from "../shown";
 import { backendDirOf, repairTornMetadata, stateBackups } from "./file-backend";
 
 /** `custody recover`. */
@@ -110,8 +110,11 @@ export const recoverCommand: Command = {
       rmSync(dir, { recursive: true, force: true });
     }
     // Only now is it true: the state holds the takeovers.
+    // What the state and the service hold (a URN, a vault's name in a reason) is shown by the one rule.
     for (const o of outcomes)
-      io.stdout.write(`${o.outcome === "adopted" ? "adopted" : "dropped"}  ${o.urn}: ${o.reason}\n`);
+      io.stdout.write(
+        `${o.outcome === "adopted" ? "adopted" : "dropped"}  ${escapeControls(o.urn)}: ${shownText(o.reason, REASON_MAX)}\n`,
+      );
     const adopted = outcomes.filter((o) => o.outcome === "adopted").length;
     io.stdout.write(
       `Recovered: ${adopted} taken over, ${outcomes.length - adopted} left for \`pulumi up\` to create. Run \`pulumi up\` now.\n`,
@@ -119,6 +122,9 @@ export const recoverCommand: Command = {
     return 0;
   },
 };
+
+/** The longest reason of a line of what recover did. */
+const REASON_MAX = 500;
 
 /** What the backends say of a stack whose lock a run holds (the file backend; the Pulumi Cloud's 409). */
 const LOCKED = /locked|another update is currently in progress|\[409\] Conflict/i;

@@ -9,7 +9,7 @@ import { parseArgs, UsageError } from "../command";
 import { COMMANDS } from "../custody";
 import { custody } from "./run-custody";
 
-/** The first line: the message, before the usage. */
+/** The first line: the message. */
 const firstLine = (text: string) => text.split("\n")[0] ?? "";
 
 /** Control characters other than the newlines between lines (C0, DEL, C1) and the bidi overrides. */
@@ -109,6 +109,18 @@ describe("custody: refused arguments are named, never echoed", () => {
         assert.ok(!`${stdout}${stderr}`.includes(SECRET), stderr);
       });
 
+      it(`${command.name}: a bad argument is one line that points to --help, not the usage (exit 2)`, async () => {
+        const { code, stdout, stderr } = await custody([command.name, "--no-such-flag"], dir);
+        assert.equal(code, 2, stderr);
+        assert.equal(stdout, "");
+        assert.match(
+          stderr,
+          new RegExp(
+            `^custody ${command.name}: unknown option --no-such-flag; see \`custody ${command.name} --help\`\n$`,
+          ),
+        );
+      });
+
       it(`${command.name}: a positional argument it refuses is not echoed (exit 2)`, async () => {
         const argv = command.name === "review" ? ["some.json", SECRET] : [SECRET];
         const { code, stdout, stderr } = await custody([command.name, ...argv], dir);
@@ -124,9 +136,15 @@ describe("custody: refused arguments are named, never echoed", () => {
       assert.equal(secret.code, 2);
       assert.match(firstLine(secret.stderr), /^custody: unknown command\b/);
       assert.ok(!secret.stderr.includes(SECRET), secret.stderr);
+      // One line, pointing to the list of commands.
+      assert.equal(
+        secret.stderr,
+        "custody: unknown command (the first argument, not shown): `custody --help` lists the commands\n",
+      );
       const typo = await custody(["reviw"], dir);
       assert.equal(typo.code, 2);
       assert.match(firstLine(typo.stderr), /did you mean `review`\?/);
+      assert.equal(typo.stderr.split("\n").length, 2, typo.stderr);
       assert.ok(!firstLine(typo.stderr).includes("reviw"), typo.stderr);
     });
 
@@ -158,7 +176,8 @@ describe("custody: refused arguments are named, never echoed", () => {
       it(`${flag}: the value is escaped and cut`, async () => {
         const { code, stderr } = await custody(argv, dir);
         assert.equal(code, 2, stderr);
-        const message = firstLine(stderr);
+        // The message, without the pointer to --help that ends the line.
+        const message = firstLine(stderr).replace(/; see `custody [a-z-]+ --help`$/, "");
         assert.match(message, new RegExp(`^custody [a-z-]+: ${flag} "`));
         assert.ok(!hasControl(stderr), JSON.stringify(message));
         assert.ok(message.length < 300, `${message.length} characters: ${message}`);

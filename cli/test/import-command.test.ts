@@ -81,7 +81,9 @@ describe("custody import: the command", () => {
         const { code, stderr } = await custody(["import", ...argv], dir, env);
         assert.equal(code, 2, stderr);
         assert.match(stderr, message);
-        assert.match(stderr, /usage: custody import/);
+        // One line, and where the usage is.
+        assert.equal(stderr.split("\n").length, 2, stderr);
+        assert.match(stderr, /; see `custody import --help`\n$/);
         assert.deepEqual(fs.readdirSync(dir), [], "nothing written");
       });
     }

@@ -9,6 +9,7 @@ import * as path from "node:path";
 import { type RunningEmulator, startEmulator } from "@pulumi-custody/emulator";
 import { CustodyClient } from "@pulumi-custody/sdk";
 import { UsageError } from "../command";
+import { laterImportLines } from "../import/command";
 import type { FilterSubject } from "../import/filter";
 import type { PlannedAddress, PlannedVault, Selection } from "../import/select";
 import {
@@ -333,6 +334,106 @@ describe("custody import --split-by: the command (dynamic provider, no engine)",
       await fs.promises.readFile(path.join(dir, "groups", "evm", "index.ts"), "utf8"),
       /new Vault/,
     );
+  });
+
+  /**
+   * A stand-in `pulumi` whose selected stack `stack` manages the vaults `ids` (`stack export`), with no custody
+   * config (the settings come from the environment).
+   */
+  async function stackManaging(stack: string, ids: readonly string[]): Promise<NodeJS.ProcessEnv> {
+    const bin = await fs.promises.mkdtemp(path.join(os.tmpdir(), "custody-split-bin-"));
+    const exported = {
+      version: 3,
+      deployment: {
+        resources: ids.map((id, i) => ({
+          urn: `urn:pulumi:${stack}::acme-${stack}::pulumi-nodejs:dynamic/custody:Vault::vault-${i}`,
+          custom: true,
+          type: "pulumi-nodejs:dynamic/custody:Vault",
+          id,
+        })),
+      },
+    };
+    await fs.promises.writeFile(path.join(bin, "export.json"), JSON.stringify(exported));
+    await fs.promises.writeFile(
+      path.join(bin, "pulumi"),
+      `#!/bin/sh
+case "$1 $2" in
+  "stack --show-name") echo "${stack}" ;;
+  "stack export") cat "${bin}/export.json" ;;
+  "config --json") echo "{}" ;;
+  *) echo "unexpected: $*" >&2; exit 2 ;;
+esac
+`,
+      { mode: 0o755 },
+    );
+    return { ...env, PATH: `${bin}:/usr/bin:/bin` };
+  }
+
+  it("a later import in a group's project: a program of the new vaults only, and how to add them to the group's program", async () => {
+    await fs.promises.mkdir(path.join(dir, "groups"));
+    assert.equal((await custody([...split, "--into", "groups"], dir, env)).code, 0);
+    const groupDir = path.join(dir, "groups", "evm");
+    const program = await fs.promises.readFile(path.join(groupDir, "index.ts"), "utf8");
+    // The group's stack manages what the split took; a vault is created since.
+    const evmIds = [...types].filter(([, type]) => type === "evm").map(([id]) => id);
+    const client = new CustodyClient({ baseUrl: emulator.baseUrl, accessToken: emulator.accessToken });
+    const added = await client.vaults.create({ name: "split evm later", type: "evm" });
+    await client.close();
+    try {
+      const withStack = await stackManaging("evm", evmIds);
+      const later = await custody(
+        ["import", "--provider", "dynamic", "-l", "typescript", "--force", "--out", "new.ts"],
+        groupDir,
+        withStack,
+      );
+      assert.equal(later.code, 0, later.stderr);
+      const written = await fs.promises.readFile(path.join(groupDir, "new.ts"), "utf8");
+      assert.match(written, /name: "split evm later"/);
+      assert.doesNotMatch(written, /name: "split evm"/);
+      assert.match(
+        later.stdout,
+        new RegExp(
+          `^new\\.ts holds only the 1 vault\\(s\\) the stack does not manage yet; the stack already manages ${evmIds.length}, which index\\.ts declares\\. Do not make new\\.ts the program`,
+          "m",
+        ),
+      );
+      assert.match(
+        later.stdout,
+        /^Next: copy the resource declarations of new\.ts \(without its imports\) into index\.ts, keeping everything index\.ts declares, then `pulumi up`/m,
+      );
+      assert.doesNotMatch(later.stdout, /make it the program|Next: review it/);
+
+      // Over the group's program itself, even with --force: refused, nothing written.
+      const over = await custody(
+        ["import", "--provider", "dynamic", "-l", "typescript", "--force"],
+        groupDir,
+        withStack,
+      );
+      assert.equal(over.code, 1, over.stderr);
+      assert.match(
+        over.stderr,
+        new RegExp(
+          `^custody import: index\\.ts is the program of stack evm, which already manages ${evmIds.length} vault\\(s\\): it would hold only the 1 new one\\(s\\), and \`pulumi up\` would then delete the others\\. Write them to another file with --out FILE, then add them to the program; nothing was written$`,
+          "m",
+        ),
+      );
+      assert.equal(await fs.promises.readFile(path.join(groupDir, "index.ts"), "utf8"), program);
+    } finally {
+      const cleanup = new CustodyClient({ baseUrl: emulator.baseUrl, accessToken: emulator.accessToken });
+      await cleanup.vaults.archive(added.id).catch(() => undefined);
+      await cleanup.close();
+    }
+  });
+
+  it("the same on the plugin path, in YAML: the lines say how to add the resources to Main.yaml", () => {
+    const lines = laterImportLines("yaml", "new.yaml", "Main.yaml", { managed: 60, added: 1 });
+    assert.deepEqual(lines, [
+      "new.yaml holds only the 1 vault(s) the stack does not manage yet; the stack already manages 60, which " +
+        "Main.yaml declares. Do not make new.yaml the program: it would declare none of those 60, and `pulumi up` " +
+        "would try to delete them.",
+      "Next: copy the entries under `resources:` of new.yaml into the `resources:` of Main.yaml, keeping everything " +
+        "Main.yaml declares, then",
+    ]);
   });
 
   it("usage: --into is needed, must exist, and --out is refused; --into alone is refused", async () => {

@@ -1,8 +1,8 @@
 /**
  * Webhook endpoints (docs/api-notes.md, "Webhooks"). Configured endpoints live in the control
  * API. `/webhooks/test` delivers one signed test event to the given URL and reports a failure as a 400
- * with a `TestWebhookErrorType`; a link-local, private or other refused target (webhooks/targets.ts) is a
- * 422 at `body.url` unless the emulator allows them. The trigger endpoints resend to every configured
+ * with a `TestWebhookErrorType`; a target the emulator does not allow (by default anything but loopback:
+ * webhooks/targets.ts) is a 422 at `body.url`, before any connection is attempted. The trigger endpoints resend to every configured
  * endpoint subscribed to the event type (none configured: nothing is sent, still 204).
  */
 import { invalidField, notFound, preconditionFailed } from "../api-error";
@@ -19,16 +19,19 @@ export const webhookHandlers: Pick<
     if (url.protocol !== "http:" && url.protocol !== "https:") {
       throw invalidField(["body", "url"], "must be an http or https URL", "url_scheme");
     }
-    // Checked before anything is sent: a refused target answers this 422 whatever its port, so the answer
-    // tells nothing about what listens there.
-    const guarded = !ctx.emulator.allowPrivateWebhookTargets;
-    const refused = guarded ? await checkWebhookTarget(url) : undefined;
+    // Checked before anything is sent (and before any connection is attempted): a refused target answers this
+    // 422 whatever its port, so the answer tells nothing about what listens there.
+    const policy = ctx.emulator.webhookTargets;
+    const refused = await checkWebhookTarget(url, policy);
     if (refused) {
       throw invalidField(
         ["body", "url"],
-        `must not point to a link-local, private, unspecified, multicast or reserved address: ${refused}. ` +
-          "Loopback receivers (127.0.0.0/8, ::1, localhost) and public addresses are allowed; start the emulator " +
-          "with --allow-private-webhook-targets (allowPrivateWebhookTargets: true) to allow the others",
+        `must point to ${policy === "public" ? "a loopback or public" : "a loopback"} address: ${refused}. ` +
+          "Loopback receivers (127.0.0.0/8, ::1, localhost) are allowed; start the emulator with " +
+          (policy === "loopback"
+            ? "--allow-public-webhook-targets (allowPublicWebhookTargets: true) to allow public addresses, or "
+            : "") +
+          "--allow-private-webhook-targets (allowPrivateWebhookTargets: true) to allow any address",
         "url_host_not_allowed",
       );
     }
@@ -54,7 +57,7 @@ export const webhookHandlers: Pick<
             interacted_vaults: [],
             state_changes: [],
           };
-    const result = await webhooks.sendTest(ctx.body.url, eventType, event, { guarded });
+    const result = await webhooks.sendTest(ctx.body.url, eventType, event, { policy });
     if (!result.ok) {
       throw preconditionFailed(
         "Webhook test failed",

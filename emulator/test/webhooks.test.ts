@@ -2,6 +2,7 @@
 // endpoints, signatures, retries with backoff, the trigger endpoints, and delivery inspection.
 import assert from "node:assert/strict";
 import { verify } from "node:crypto";
+import { Socket } from "node:net";
 import { verifyWebhookSignature } from "@pulumi-custody/sdk/signing";
 import {
   assertError,
@@ -175,6 +176,61 @@ describe("emulator: webhooks", () => {
       // Refused before anything is sent: a test delivery is recorded before its first attempt, and none is.
       assert.deepEqual(await h.emulator.control.listDeliveries(), []);
       assert.equal(rx.received.length, 0);
+    });
+
+    it("refuses by what the address is, before any connection: translated, NAT64, Teredo, benchmarking, IETF, public", async () => {
+      // A spy on every socket's connect: the emulator's refusal must come before any attempt.
+      const attempts: string[] = [];
+      const connect = Socket.prototype.connect;
+      Socket.prototype.connect = function (this: Socket, ...args: unknown[]) {
+        const list = Array.isArray(args[0]) ? (args[0] as unknown[]) : args;
+        const first = list[0] as { host?: string } | undefined;
+        attempts.push(String(typeof first === "object" ? first?.host : list[1]));
+        return connect.apply(this, args as never);
+      } as typeof Socket.prototype.connect;
+      const cases: [string, RegExp][] = [
+        ["http://[::ffff:0:a9fe:a9fe]/", /link-local \(::ffff:0:0:0\/96 → 169\.254\.169\.254/],
+        ["http://[64:ff9b:1::a9fe:a9fe]/", /nat64-local \(64:ff9b:1::\/48\)/],
+        ["http://[2001:0:4136:e378:8000:63bf:5601:5601]/", /link-local \(2001::\/32 → 169\.254\.169\.254/],
+        ["http://198.18.0.1/", /benchmarking \(198\.18\.0\.0\/15\)/],
+        ["http://192.0.0.192/", /protocol-assignment \(192\.0\.0\.0\/24\)/],
+        ["http://8.8.8.8/", /8\.8\.8\.8 is public/],
+      ];
+      try {
+        for (const [url, rule] of cases) {
+          const msg = refusal(await h.api("POST", "/api/v1/webhooks/test", { json: { url } }));
+          assert.match(msg, rule, url);
+          assert.match(msg, /--allow-public-webhook-targets/);
+        }
+      } finally {
+        Socket.prototype.connect = connect;
+      }
+      const emulatorHost = new URL(h.emulator.baseUrl).hostname;
+      assert.deepEqual(
+        attempts.filter((host) => host !== emulatorHost),
+        [],
+        "only the test's own calls to the emulator connected",
+      );
+      assert.deepEqual(await h.emulator.control.listDeliveries(), []);
+    });
+
+    it("sends to public targets when started with allowPublicWebhookTargets, and still refuses the rest", async () => {
+      const open = await startHarness({ seed: "empty", allowPublicWebhookTargets: true });
+      try {
+        // Loopback still works; a special range is still refused, and the message says how to allow any.
+        assert.equal(
+          (await open.api("POST", "/api/v1/webhooks/test", { json: { url: rx.url } })).status,
+          204,
+        );
+        const msg = refusal(
+          await open.api("POST", "/api/v1/webhooks/test", { json: { url: "http://198.18.0.1/" } }),
+        );
+        assert.match(msg, /must point to a loopback or public address: 198\.18\.0\.1 is benchmarking/);
+        assert.doesNotMatch(msg, /--allow-public-webhook-targets/);
+        assert.match(msg, /--allow-private-webhook-targets/);
+      } finally {
+        await open.close();
+      }
     });
 
     it("answers a refused target the same whether its port is open or closed", async () => {

@@ -13,7 +13,16 @@ import { Agent } from "undici";
 import type { StoreEvent } from "../state/store";
 import type { WebhookEndpointRecord } from "../state/types";
 import { type AttemptResult, deliverOnce, type WebhookSigner } from "./deliver";
-import { guardedLookup } from "./targets";
+import { guardedLookup, type WebhookTargetPolicy } from "./targets";
+
+/** An agent whose connections resolve host names through {@link guardedLookup} with `policy`. */
+function guardedAgent(policy: WebhookTargetPolicy): Agent {
+  return new Agent({
+    keepAliveTimeout: 1_000,
+    connections: 4,
+    connect: { lookup: guardedLookup(undefined, policy) },
+  });
+}
 
 /** Timeout, attempts and backoff of webhook deliveries; the retry delay doubles from `baseDelayMs`. */
 export interface WebhookSettings {
@@ -95,14 +104,13 @@ export class WebhookDispatcher {
   private readonly abort = new AbortController();
   private readonly agent = new Agent({ keepAliveTimeout: 1_000, connections: 16 });
   /**
-   * For test deliveries to checked targets: its connections refuse a host name that resolves to a refused
-   * address (webhooks/targets.ts), and it shares no kept-alive connection with `agent`.
+   * For test deliveries, by the policy of their targets: its connections refuse a host name that resolves to an
+   * address the policy does not allow (webhooks/targets.ts); none shares a kept-alive connection with `agent`.
    */
-  private readonly guardedAgent = new Agent({
-    keepAliveTimeout: 1_000,
-    connections: 4,
-    connect: { lookup: guardedLookup() },
-  });
+  private readonly guardedAgents: Record<Exclude<WebhookTargetPolicy, "any">, Agent> = {
+    loopback: guardedAgent("loopback"),
+    public: guardedAgent("public"),
+  };
   private closed = false;
 
   constructor(
@@ -153,14 +161,14 @@ export class WebhookDispatcher {
   }
 
   /**
-   * Delivers one signed test event to `url` and waits for the outcome (`POST /webhooks/test`); with `guarded`,
-   * the connection refuses a host name that resolves to a refused address.
+   * Delivers one signed test event to `url` and waits for the outcome (`POST /webhooks/test`); the connection
+   * refuses a host name that resolves to an address `policy` does not allow.
    */
   async sendTest(
     url: string,
     eventType: WebhookEventType,
     event: unknown,
-    { guarded }: { guarded: boolean },
+    { policy }: { policy: WebhookTargetPolicy },
   ): Promise<AttemptResult> {
     const delivery = this.record({
       id: randomUUID(),
@@ -173,7 +181,7 @@ export class WebhookDispatcher {
       attempts: [],
     });
     this.events.set(delivery.id, { webhookId: randomUUID(), createdAt: delivery.created_at, event });
-    return this.attempt(delivery, false, guarded ? this.guardedAgent : this.agent);
+    return this.attempt(delivery, false, policy === "any" ? this.agent : this.guardedAgents[policy]);
   }
 
   /** Deliveries, oldest first, optionally filtered. */
@@ -201,7 +209,7 @@ export class WebhookDispatcher {
     this.abort.abort();
     await Promise.all([
       this.agent.destroy().catch(() => undefined),
-      this.guardedAgent.destroy().catch(() => undefined),
+      ...Object.values(this.guardedAgents).map((agent) => agent.destroy().catch(() => undefined)),
     ]);
   }
 

@@ -2,7 +2,7 @@
  * How the provider reads the client's errors: through the sdk's error classes and their stable `code`s only,
  * never through message text or status numbers of its own.
  */
-import { CustodyError, CustodyErrorCode, CustodyRateLimitError } from "@pulumi-custody/sdk";
+import { CustodyError, CustodyErrorCode, CustodyRateLimitError, shownText } from "@pulumi-custody/sdk";
 
 /** The error as a client error, or `undefined` for anything else (a bug, a failure outside the client). */
 function clientError(err: unknown): CustodyError | undefined {
@@ -48,7 +48,28 @@ export function retryAfterSeconds(err: unknown): number | undefined {
   return ms !== undefined && Number.isFinite(ms) && ms >= 0 ? ms / 1000 : undefined;
 }
 
-/** A one-line description of an error for a user-facing message (the client redacts credentials). */
+/** The longest message an error or a notice of the provider shows (the engine prints it on a resource's row). */
+export const MESSAGE_MAX = 4000;
+
+/**
+ * A message as the provider shows it, whatever it quotes (the service's text, a value of the program): every
+ * control, C1, bidi and zero-width character escaped by the one rule (`shownText` of the sdk), and cut to
+ * {@link MESSAGE_MAX} characters. The last guard of every error the lifecycle throws and every notice.
+ */
+export function shownMessage(text: string): string {
+  return shownText(text, MESSAGE_MAX);
+}
+
+/**
+ * A one-line description of an error for a user-facing message: its message, escaped and bounded (the client's
+ * errors already are, and have their credentials removed; anything else is escaped here).
+ */
 export function describeError(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  let text: string;
+  try {
+    text = err instanceof Error ? err.message : String(err);
+  } catch {
+    text = "(an error that cannot be shown)";
+  }
+  return shownMessage(text);
 }

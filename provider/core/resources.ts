@@ -7,6 +7,7 @@
  * - the resource type lists of the policy pack and of `custody review`.
  */
 import type { z } from "zod";
+import { shownMessage } from "./api-errors";
 import { engineSafeFailures } from "./inputs/schemas";
 import { refusedInProgram } from "./inputs/well-formed";
 import { providerClient } from "./settings/provider-process";
@@ -81,9 +82,15 @@ export interface ResourceDescriptor {
   readonly pluginType: string;
   /** What it is and what destroying it does, for the plugin's schema. */
   readonly description: string;
-  /** The inputs it accepts, in declaration order. */
+  /**
+   * The inputs its runtime accepts, in declaration order: those of `inputSchema`, and those the dynamic resource
+   * class sets itself (a `VaultAddress`'s `nameIsDefault`).
+   */
   readonly inputNames: readonly string[];
-  /** The zod schema of its inputs: `check` validates with it, the plugin's schema declares it. */
+  /**
+   * The zod schema of the inputs a program declares: the plugin's schema declares them, and `check` validates
+   * them (with the resource class's own inputs).
+   */
   readonly inputSchema: z.ZodType;
   /** Every output it declares. */
   readonly outputNames: readonly string[];
@@ -112,7 +119,7 @@ function descriptor(
     dynamicType: `pulumi-nodejs:dynamic/${DYNAMIC_RESOURCE_MODULE}:${kind}`,
     pluginType: `${PLUGIN_PACKAGE}:index:${kind}`,
     ...rest,
-    lifecycle: {
+    lifecycle: withMessagesShown({
       ...rest.lifecycle,
       // An input the program refused once it resolved arrives as its reason (./inputs/well-formed.ts): it fails
       // here, as any bad input does, and is not validated further.
@@ -128,8 +135,49 @@ function descriptor(
           ),
         };
       },
-    },
+    }),
   };
+}
+
+/**
+ * The lifecycle with every error it throws shown by the one rule ({@link shownMessage}): whatever a message
+ * quotes (the service's title or detail, a name the service holds, a value of the program) reaches the engine,
+ * and so the terminal and the CI log, escaped and bounded. Both paths (the dynamic provider and the plugin) call
+ * the lifecycle of the descriptors.
+ */
+function withMessagesShown(lifecycle: ResourceLifecycle): ResourceLifecycle {
+  const guarded = {} as Record<string, unknown>;
+  for (const [name, method] of Object.entries(lifecycle) as [
+    string,
+    (...args: unknown[]) => Promise<unknown>,
+  ][]) {
+    guarded[name] = async (...args: unknown[]) => {
+      try {
+        return await method(...args);
+      } catch (err) {
+        throw errorShown(err);
+      }
+    };
+  }
+  return guarded as unknown as ResourceLifecycle;
+}
+
+/**
+ * `err` with its message (and a partly failed create's reasons) shown by {@link shownMessage}. An error whose
+ * message needs no escape keeps its message and stack; otherwise its stack, which repeats the message, is cut
+ * to its first line, and an empty one (an error that must not be printed twice) stays empty.
+ */
+function errorShown(err: unknown): unknown {
+  if (!(err instanceof Error)) return err;
+  const shown = shownMessage(err.message);
+  if (shown !== err.message) {
+    err.message = shown;
+    if (err.stack) err.stack = `${err.name}: ${shown}`;
+  }
+  const partial = err as { reasons?: unknown };
+  if (Array.isArray(partial.reasons))
+    partial.reasons = partial.reasons.map((r) => (typeof r === "string" ? shownMessage(r) : r));
+  return err;
 }
 
 /** A custody vault. */

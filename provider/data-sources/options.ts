@@ -5,6 +5,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { CustodyClient } from "@pulumi-custody/sdk";
+import { shownMessage } from "../core/api-errors";
 import { type CustodyConnection, connect, settingsErrorOf } from "../core/settings/connect";
 import { CustodySettingsError } from "../core/settings/sources";
 
@@ -67,7 +68,8 @@ export class CustodyDataSourceError extends Error {
   /** The data source that failed (`getVaults`). */
   readonly dataSource: string;
   constructor(dataSource: string, message: string, cause?: unknown) {
-    super(`${dataSource}: ${message}`, cause === undefined ? undefined : { cause });
+    // Whatever the message quotes (the service's text) is shown escaped and bounded, as every message is.
+    super(shownMessage(`${dataSource}: ${message}`), cause === undefined ? undefined : { cause });
     this.name = "CustodyDataSourceError";
     this.dataSource = dataSource;
     // The message says everything; a trace of this package's frames would only hide it.

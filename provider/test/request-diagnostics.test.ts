@@ -85,6 +85,7 @@ describe("provider request diagnostics (emulator)", function () {
         failure: "timeout",
         durationMs: 30000.4,
         queuedMs: 1500,
+        rateLimitedMs: 0,
       }),
       "custody: POST /api/v1/vaults failed (timeout) 30000 ms (queued 1500 ms, attempt 2)",
     );

@@ -52,6 +52,41 @@ describe("the rate-limit wait notice", () => {
     );
   });
 
+  it("latency is not a limit: a service at no limit that answers in 1.5 s gives no notice", async function () {
+    this.timeout(60_000);
+    // As the emulator at no limit announces it, after 13 requests of other programs in the window.
+    let count = 0;
+    server = await startLoopbackServer(() => {
+      count += 1;
+      return {
+        delayMs: 1500,
+        headers: {
+          "x-ratelimit-limit": "1000000, 1000000;w=60",
+          "x-ratelimit-remaining": String(999_987 - count),
+          "x-ratelimit-reset": "60",
+        },
+        body: evmVault,
+      };
+    });
+    const notices: string[] = [];
+    const restore = setNoticeSink((message) => {
+      notices.push(message);
+    });
+    resetRequestDiagnostics();
+    // Default settings: the provider follows the quota the service announces. The requests wait, each longer
+    // than a notable wait, for the answers of the first ones (sdk/test/request-events.test.ts shows it), but no
+    // limit holds them.
+    const client = cachedClient({ baseUrl: server.url, accessToken: "latency-test-token", maxRetries: 0 });
+    try {
+      await client.vaults.get(IDS.vault);
+      await Promise.all(Array.from({ length: 8 }, () => client.vaults.get(IDS.vault)));
+    } finally {
+      restore();
+      await client.close();
+    }
+    assert.deepEqual(notices, [], notices.join("\n"));
+  });
+
   it("held by the client-side limit: the setting that changes it", () => {
     const notice = waitNotice(
       {
@@ -61,6 +96,7 @@ describe("the rate-limit wait notice", () => {
         status: 200,
         durationMs: 40,
         queuedMs: 2000,
+        rateLimitedMs: 2000,
         rateLimit: { pacedBy: "client", limit: 30, windowSeconds: 60, waiting: 5, expectedWaitMs: 130_000 },
       },
       30,

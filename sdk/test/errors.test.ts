@@ -187,7 +187,7 @@ describe("sdk errors: one class per status", () => {
       for (const [key, value] of Object.entries(tc.expect)) {
         assert.equal(err[key as keyof CustodyError], value, key);
       }
-      assert.deepEqual(err.body, tc.body);
+      assert.deepEqual(err.rawBody(), tc.body);
       // A readable message: method, path, status, the service's words and the request id.
       assert.ok(err.message.startsWith(`${err.method} ${err.path} failed with ${tc.status}`), err.message);
       if (tc.expect.title) assert.ok(err.message.includes(tc.expect.title), err.message);
@@ -274,7 +274,7 @@ describe("sdk errors: one class per status", () => {
       assert.equal(err.code, "ERR_CUSTODY_RESPONSE_INVALID");
       assert.equal(err.status, 200);
       assert.equal(err.requestId, REQUEST_ID);
-      assert.deepEqual(err.body, oddVault, "nothing the service sent is lost");
+      assert.deepEqual(err.rawBody(), oddVault, "nothing the service sent is lost");
       assert.deepEqual(err.issues[0].loc, ["response", "id"]);
       assert.equal(err.outcomeUnknown, false);
       assert.ok(err.message.includes("A read changes nothing"), err.message);
@@ -303,7 +303,7 @@ describe("sdk errors: one class per status", () => {
       server.enqueue({ status: 200, body: "<html>maintenance</html>" });
       const err = await getVault(client).catch((e: unknown) => e);
       assert.ok(err instanceof CustodyResponseValidationError);
-      assert.equal(err.body, "<html>maintenance</html>");
+      assert.equal(err.rawBody(), "<html>maintenance</html>");
     });
   });
 });

@@ -193,7 +193,7 @@ describe("sdk: recorded real traffic, replayed through the client", function () 
           assert.equal(error.title, body.title);
           if (typeof body.detail === "string") assert.equal(error.detail, body.detail);
           assert.equal(error.errorType, body.error_type);
-          assert.deepEqual(error.body, body);
+          assert.deepEqual(error.rawBody(), body);
         });
         check("an error is no success", () => assert.equal(result, undefined));
       }

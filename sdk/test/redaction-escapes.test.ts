@@ -113,7 +113,7 @@ function surfacesOf(err: unknown): Record<string, string> {
     "toJSON()": inspect(err.toJSON(), deep),
     "util.inspect(err)": inspect(err, deep),
     "own fields": inspect({ ...err }, deep),
-    body: inspect(err.body, deep),
+    body: inspect(err.rawBody(), deep),
   };
   let level = 0;
   for (let c: unknown = err.cause; c !== undefined && c !== null && level < 10; level++) {
@@ -252,7 +252,7 @@ describe("sdk redaction of echoed secrets in every JSON escape form", () => {
         await client.close();
         assertNoSecret(err, token);
         assert.equal((err as CustodyError).detail, `Bearer ${REDACTED} rejected; ${glued} is another word`);
-        assert.deepEqual((err as CustodyError & { body: { token: string } }).body.token, REDACTED);
+        assert.deepEqual(((err as CustodyError).rawBody() as { token: string }).token, REDACTED);
       });
     }
   });

@@ -167,7 +167,7 @@ describe("sdk redaction: the access token in any encoding", () => {
           `issues[0].loc joined by "${joiner}"`,
         );
       }
-      assert.equal(finder.find(JSON.stringify(err.body)), undefined, "body");
+      assert.equal(finder.find(JSON.stringify(err.rawBody())), undefined, "body");
       assert.equal(issues[0]?.loc[0], "header", "the location's own words stay");
     });
   }

@@ -2,7 +2,7 @@
 // rate limiter held it, and nothing that could carry a credential.
 import { strict as assert } from "node:assert";
 import { type LoopbackServer, startLoopbackServer } from "@pulumi-custody/testing";
-import type { RequestEvent } from "../index";
+import { CustodyClient, type RequestEvent } from "../index";
 import { evmVault, IDS, TOKEN, testClient } from "./helpers";
 
 describe("sdk onRequest events", () => {
@@ -46,6 +46,53 @@ describe("sdk onRequest events", () => {
     assert.deepEqual(
       events.map((e) => e.queuedMs),
       [0, 1000],
+    );
+    // The client's own rate held it: all of the wait is the limit's.
+    assert.deepEqual(
+      events.map((e) => e.rateLimitedMs),
+      [0, 1000],
+    );
+  });
+
+  it("a wait for the answers to earlier requests is not a hold of the limit (a service at no limit, slow to answer)", async function () {
+    this.timeout(60_000);
+    // The emulator at no limit, as it announces it; every answer takes 1.5 s.
+    let count = 0;
+    server.setHandler(() => {
+      count += 1;
+      return {
+        delayMs: 1500,
+        headers: {
+          "x-ratelimit-limit": "1000000, 1000000;w=60",
+          "x-ratelimit-remaining": String(999_987 - count),
+          "x-ratelimit-reset": "60",
+        },
+        body: evmVault,
+      };
+    });
+    const events: RequestEvent[] = [];
+    // Real time, the default pacing: the client follows the quota the service announces.
+    const client = new CustodyClient({
+      baseUrl: server.url,
+      accessToken: TOKEN,
+      onRequest: (e) => events.push(e),
+    });
+    try {
+      await client.vaults.get(IDS.vault);
+      await Promise.all(Array.from({ length: 8 }, () => client.vaults.get(IDS.vault)));
+    } finally {
+      await client.close();
+    }
+    assert.equal(events.length, 9);
+    // Requests waited in the limiter's line for the first answers of the window, each one answer long at least…
+    assert.ok(
+      events.some((e) => e.queuedMs >= 1500),
+      events.map((e) => e.queuedMs).join(", "),
+    );
+    // …but no limit held them.
+    assert.deepEqual(
+      events.map((e) => e.rateLimitedMs),
+      events.map(() => 0),
     );
   });
 

@@ -142,7 +142,7 @@ describe("sdk: success responses that break their schema", () => {
       assert.equal(err.status, 200);
       assert.equal(err.requestId, "req-2");
       assert.deepEqual(err.issues, [ID_ISSUE]);
-      assert.deepEqual(err.body, oddVault);
+      assert.deepEqual(err.rawBody(), oddVault);
       assert.equal(err.outcomeUnknown, false);
       assert.match(err.message, /^GET \/api\/v1\/vaults\/[\w-]+ answered 200, but/);
       assert.match(err.message, /response\.id: must be a string \(got number\)/);

@@ -189,6 +189,8 @@ export function surfacesOf(err: unknown): Record<string, string> {
     "util.inspect(err, {depth: null})": inspect(err, { depth: null }),
     "util.inspect(err, {showHidden})": inspect(err, { depth: null, showHidden: true }),
     "own fields": inspect({ ...err }, { depth: null }),
+    // Never printed by the error itself, but a caller may print it.
+    "err.rawBody()": inspect(err.rawBody(), { depth: null }),
   };
   let level = 0;
   for (let c: unknown = err.cause; c !== undefined && c !== null && level < 10; level++) {
@@ -216,7 +218,7 @@ export function adjacentJoins(err: CustodyError): Record<string, string> {
     ["errorType", err.errorType],
     ["systemErrorCode", err.systemErrorCode],
     ["resource", err.resource],
-    ["body", err.body],
+    ["body", err.rawBody()],
   ];
   const texts = top.filter((e): e is [string, string] => typeof e[1] === "string");
   for (const [a, x] of texts) {
@@ -228,7 +230,7 @@ export function adjacentJoins(err: CustodyError): Record<string, string> {
   const issues = (err as { issues?: unknown }).issues;
   const stack: [string, unknown][] = [
     ["issues", issues],
-    ["body", err.body],
+    ["body", err.rawBody()],
   ];
   for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
     const [where, value] = next;

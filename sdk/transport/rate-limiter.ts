@@ -196,6 +196,10 @@ export class RateLimiter {
   /** Resolves the waiters that wait for an answer (the first one, or one more of the first window). */
   #onAnswer: (() => void) | undefined;
   #answerSeen: Promise<void> | undefined;
+  /** How long, in all, the limit itself has held the line of waiting requests (ms), up to the last hold's end. */
+  #heldMs = 0;
+  /** When the hold going on began, if the first in line is being held by the limit now. */
+  #heldSince: number | undefined;
 
   constructor(options: RateLimiterOptions) {
     if (!(options.requestsPerMinute > 0) || !Number.isFinite(options.requestsPerMinute)) {
@@ -333,6 +337,18 @@ export class RateLimiter {
     return this.#tokens;
   }
 
+  /**
+   * How long, in all, the limit itself has held the first request in line (ms): waits for the client's bucket,
+   * for the service's quota to reset, for the answers of this client's own requests while its share of a shared
+   * quota is spent, and a 429's pause. Not the waits for answers a client makes while it learns its share (at
+   * the start of a window, or while programs start together), which last as long as the service takes to
+   * answer. The requests behind the first wait as long as it does: the difference of two readings is how long
+   * the limit held a request that waited between them.
+   */
+  heldMs(): number {
+    return this.#heldMs + (this.#heldSince === undefined ? 0 : Math.max(0, this.#now() - this.#heldSince));
+  }
+
   /** The service's quota as last announced, if it announced one. */
   serviceQuota(): ServiceQuota | undefined {
     return this.#quota ? { ...this.#quota } : undefined;
@@ -433,7 +449,7 @@ export class RateLimiter {
       if (signal?.aborted) throw signal.reason;
       const now = this.#now();
       if (now < this.#pausedUntil) {
-        await this.#sleep(this.#pausedUntil - now, signal);
+        await this.#holding(() => this.#sleep(this.#pausedUntil - now, signal));
         continue;
       }
       // At the default settings, once others show in the headers (or the first answer came while more requests
@@ -470,7 +486,7 @@ export class RateLimiter {
           // Shared, requests in flight hold part of the budget, and their answers may show that the others
           // have slowed or finished: wait for one. Alone, or with none in flight, only the reset brings more.
           if (this.#inFlight > 0 && this.#share < 1) {
-            await this.#nextAnswer(signal);
+            await this.#holding(() => this.#nextAnswer(signal));
             continue;
           }
           waitMs = this.#resetAt - now;
@@ -481,13 +497,25 @@ export class RateLimiter {
         if (this.#tokens < 1) waitMs = Math.max(waitMs, Math.ceil((1 - this.#tokens) / this.#perMs));
       }
       if (waitMs > 0) {
-        await this.#sleep(waitMs, signal);
+        await this.#holding(() => this.#sleep(waitMs, signal));
         continue;
       }
       if (this.#bucketApplies()) this.#tokens -= 1;
       this.#inFlight += 1;
       this.#tickets += 1;
       return this.#tickets;
+    }
+  }
+
+  /** Waits for what `wait` starts, counted as a hold of the limit ({@link RateLimiter.heldMs}). */
+  async #holding(wait: () => Promise<void>): Promise<void> {
+    const since = this.#now();
+    this.#heldSince = since;
+    try {
+      await wait();
+    } finally {
+      this.#heldMs += Math.max(0, this.#now() - since);
+      this.#heldSince = undefined;
     }
   }
 

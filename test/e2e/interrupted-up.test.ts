@@ -3,6 +3,9 @@
 // and the documented recovery must finish it without touching the program: every declared vault managed, none
 // duplicated, nothing adopted that this stack did not create. The processes the CLI started must not outlive it.
 //
+// The messages are those docs/provider.md quotes, in its order: the lock first, then (after `pulumi cancel`) the
+// vaults that already exist.
+//
 // Deterministic: two vaults exist from an earlier `up`; the next `up` runs at most two creates at a time, both
 // wait at the emulator, and the CLI is killed once they have arrived and the state file lists them as pending
 // creates (the engine records a pending create before it sends the create). Nothing else is left to write until
@@ -109,6 +112,21 @@ function pendingCreates(stack: Stack): string[] {
     .sort();
 }
 
+/**
+ * The two messages docs/provider.md quotes in "An interrupted `up`", in its order: the lock the next `up` stops
+ * at first, then the one an `up` after `pulumi cancel --yes` stops at.
+ */
+function documentedMessages(): string[] {
+  const text = fs.readFileSync(repoPath("docs", "provider.md"), "utf8");
+  const start = text.indexOf("### An interrupted `up`");
+  const section = text.slice(start, text.indexOf("\n### ", start + 1));
+  const blocks = [...section.matchAll(/```text\n([\s\S]*?)\n```/g)].map((m) => m[1] as string);
+  assert.equal(blocks.length, 2, "docs/provider.md quotes the two messages");
+  assert.match(blocks[0] as string, /^error: the stack is currently locked/);
+  assert.match(blocks[1] as string, /^A vault named "Treasury" already exists/);
+  return blocks;
+}
+
 /** `custody recover` of the stack, as a user runs it; its exit code, stdout and stderr. */
 async function custodyRecover(stack: Stack): Promise<{ code: number; stdout: string; stderr: string }> {
   // Asynchronously: the emulator answering it runs in this process.
@@ -196,8 +214,15 @@ describe("an interrupted up (real engine, emulator)", () => {
     const pending = pendingCreates(stack);
     assert.equal(pending.length, 2, "the state holds the two creates that were waiting as pending creates");
 
-    // What a user does next: release the dead run's lock and run `up` again. It stops at the vaults the killed
-    // run created, and says what to do.
+    // What a user does next, in the order docs/provider.md gives ("An interrupted `up`"): the next `up` first
+    // stops at the dead run's lock, changing nothing; once `pulumi cancel --yes` releases it, an `up` stops at
+    // the vaults the killed run created, and says what to do.
+    const documented = documentedMessages();
+    const locked = await cliOutput(stack, ["up", "--yes"]);
+    assert.ok(locked.failed, locked.output);
+    assert.ok(locked.output.includes(documented[0] as string), `the lock, as documented:\n${locked.output}`);
+    assert.doesNotMatch(locked.output, /already exists/);
+    assert.deepEqual(pendingCreates(stack), pending, "the locked up changed nothing");
     await pulumiCli(stack, ["cancel", "--yes"]);
     const { failed, output } = await cliOutput(stack, ["up", "--yes"]);
     assert.ok(failed, output);
@@ -209,9 +234,15 @@ describe("an interrupted up (real engine, emulator)", () => {
     assert.ok(tried.length > 0, output);
     const vaultRows = [...rows.keys()].filter((row) => row.startsWith(`${VAULT_TYPE} `));
     assert.deepEqual(vaultRows.sort(), tried.map((resource) => `${VAULT_TYPE} ${resource}`).sort(), output);
+    // The documented message, but for the name and the id.
+    const documentedExists = (documented[1] as string)
+      .replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+      .replace('"Treasury"', '"[^"]+"')
+      .replace("id …", "id [0-9a-f-]{36}");
     for (const resource of tried) {
       const lines = rows.get(`${VAULT_TYPE} ${resource}`) ?? [];
       assert.equal(lines.length, 1, `${resource}: ${lines.join("\n")}\n${output}`);
+      assert.match(lines[0] ?? "", new RegExp(`^error: ${documentedExists}$`));
       assert.match(
         lines[0] ?? "",
         new RegExp(

@@ -1,7 +1,11 @@
 // What the person running `pulumi` reads when something goes wrong, as the CLI prints it (run as a user runs
 // it, not through the Automation API): data sources whose settings do not work fail in one line each, without a
-// stack trace or colour codes, and a replace's warning sits on the vault's own row and says what `up` will do.
+// stack trace or colour codes; the service's error text arrives escaped (a forged line, control characters and a
+// bidi override stay visible as escapes); and a replace's warning sits on the vault's own row and says what
+// `up` will do.
 import * as assert from "node:assert/strict";
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { assertReadable, cliOutput, diagnosticsByRow } from "../support/cli-output";
 import {
@@ -84,6 +88,71 @@ describe("messages the CLI prints (real engine, emulator)", () => {
           /^error: get\w+: Invalid base URL from stack config custody:baseUrl: baseUrl http:\/\/custody\.example\.com uses plain http; the custody API requires https:\/\/\./,
         );
       }
+    });
+  });
+
+  describe("the service's error text: it reaches `pulumi up` escaped", () => {
+    // A service (a proxy in front of the emulator) that answers the create with a forged 400: its detail would
+    // add a line to the output, ring the bell, open a C1 CSI, reverse the text after it and colour the rest.
+    const forged = "x\r\n    error: forged line\u0007\u009b31m name \u202Egnp.exe\u001b[31m red";
+    let proxy: http.Server;
+    let stack: Stack;
+    before(async () => {
+      const upstream = new URL(emulator.baseUrl);
+      proxy = http.createServer((req, res) => {
+        if (req.method === "POST" && req.url === "/api/v1/vaults") {
+          req.resume();
+          const body = JSON.stringify({ title: "Bad request", detail: forged });
+          res.writeHead(400, {
+            "content-type": "application/json",
+            "content-length": Buffer.byteLength(body),
+          });
+          res.end(body);
+          return;
+        }
+        const forward = http.request(
+          {
+            host: upstream.hostname,
+            port: upstream.port,
+            method: req.method,
+            path: req.url,
+            headers: req.headers,
+          },
+          (answer) => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+          },
+        );
+        forward.on("error", () => res.destroy());
+        req.pipe(forward);
+      });
+      await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+      stack = await fixtureStack(emulator, "forged");
+      const { port } = proxy.address() as AddressInfo;
+      await stack.setConfig("custody:baseUrl", { value: `http://127.0.0.1:${port}` });
+      await declare(stack, { vaults: { forged: { name: "e2e-messages Forged", type: "evm" } } });
+    });
+    after(async () => {
+      if (stack) await disposeLocalStack(stack);
+      await new Promise((resolve) => proxy?.close(resolve));
+    });
+
+    it("CR/LF, BEL, ESC, the C1 CSI and U+202E arrive as escapes, on the vault's one line", async () => {
+      const { failed, output } = await cliOutput(stack, ["up", "--yes"]);
+      assert.ok(failed, output);
+      assertReadable(output);
+      // Nothing the service sent reaches the terminal raw: no forged line, no control or bidi character.
+      assert.doesNotMatch(output, /^\s*error: forged line/m, output);
+      for (const raw of ["\u0007", "\u001b", "\u009b", "\u202e"]) {
+        assert.ok(!output.includes(raw), `${JSON.stringify(raw)} raw in ${JSON.stringify(output)}`);
+      }
+      const lines = diagnosticsByRow(output).get(`${VAULT_TYPE} forged`) ?? [];
+      assert.equal(lines.length, 1, output);
+      assert.match(
+        lines[0] ?? "",
+        /^error: Could not create vault "e2e-messages Forged": POST \/api\/v1\/vaults failed with 400 Bad request: x\\r\\n {4}error: forged line\\x07\\x9b31m name \\u202egnp\.exe\\x1b\[31m red/,
+      );
+      assert.equal((await apiVaultsNamed(emulator.client, ["e2e-messages Forged"])).length, 0);
     });
   });
 

@@ -91,7 +91,7 @@ describe("custody review of live previews (real engine, policy pack, both provid
         // The path is not echoed: a FILE that does not exist may be a value given without its flag.
         assert.match(
           failed.stderr,
-          /^custody review: FILE does not exist \(not shown, .*\n\nusage: custody review /,
+          /^custody review: FILE does not exist \(not shown, .*; see `custody review --help`\n$/,
         );
         assert.doesNotMatch(failed.stderr, /nope\.json/);
         assert.doesNotMatch(failed.stderr + failed.stdout, /^\s+at .+:\d+/m);

@@ -10,6 +10,7 @@
  * are the fallback. Outside the provider process (tests, the program) notices go to stderr.
  */
 import * as path from "node:path";
+import { shownMessage } from "../api-errors";
 import { engineAddressOfHost } from "./dynamic-provider-host";
 import { urnOfResource } from "./resource-urns";
 
@@ -89,11 +90,17 @@ export interface NoticeSubject {
 /** Rewrites applied to every notice before it is shown, in the order they were added. */
 const masks = new Set<(message: string) => string>();
 
-/** Shows a warning to the user; resolves once it is delivered. */
+/**
+ * Shows a warning to the user; resolves once it is delivered. Whatever it quotes (a name the service holds, a
+ * value of the program) is shown by the one rule: escaped and bounded (../api-errors.ts, `shownMessage`).
+ */
 export async function notifyUser(message: string, about: NoticeSubject = {}): Promise<void> {
   let shown = message;
   for (const mask of masks) shown = mask(shown);
-  await sink(shown, about.resourceId === undefined ? undefined : urnOfResource(about.resourceId));
+  await sink(
+    shownMessage(shown),
+    about.resourceId === undefined ? undefined : urnOfResource(about.resourceId),
+  );
 }
 
 /**

@@ -1,8 +1,10 @@
 /**
- * What the provider says about its requests: one notice the first time the rate limiter holds a request for
+ * What the provider says about its requests: one notice the first time the rate limit holds a request for
  * more than a second, saying which limit holds it and how long the requests waiting then are expected to wait
  * (so a slow `up` is never a silent one), and, with `CUSTODY_TRACE=1`, one line per request on stderr (method,
- * path, status, duration; never a header, body or query string).
+ * path, status, duration; never a header, body or query string). Only the limit's own hold counts
+ * (`rateLimitedMs` of the request event): a request that waits for the answers to earlier ones, as the client
+ * does while it learns its share of the service's quota, waits on the service's latency, not on a limit.
  */
 import type { RequestEvent } from "@pulumi-custody/sdk";
 import { SETTINGS } from "../settings/sources";
@@ -20,7 +22,7 @@ export function requestDiagnostics(requestsPerMinute: number): (event: RequestEv
   const trace = /^(1|true|yes)$/i.test(process.env[TRACE_ENV_VAR] ?? "");
   return (event) => {
     if (trace) process.stderr.write(`${traceLine(event)}\n`);
-    if (event.queuedMs > NOTABLE_WAIT_MS && !waitNoticeGiven) {
+    if (event.rateLimitedMs > NOTABLE_WAIT_MS && !waitNoticeGiven) {
       waitNoticeGiven = true;
       void notifyUser(waitNotice(event, requestsPerMinute));
     }
@@ -29,7 +31,7 @@ export function requestDiagnostics(requestsPerMinute: number): (event: RequestEv
 
 /** The notice of a long wait: the limit that holds requests, and the wait still ahead of those waiting. */
 export function waitNotice(event: RequestEvent, requestsPerMinute: number): string {
-  const waited = `a request waited ${(event.queuedMs / 1000).toFixed(1)} s`;
+  const waited = `a request waited ${(event.rateLimitedMs / 1000).toFixed(1)} s`;
   const status = event.rateLimit;
   const ahead =
     status && status.waiting > 0

@@ -131,7 +131,14 @@ export async function diffVaultAddress(
   return { changes: containsUnknown(name) || (name !== undefined && olds.name !== name) };
 }
 
-/** The zod schema of the inputs a `VaultAddress` accepts (the provider plugin's schema is generated from it). */
+/**
+ * What a program declares of a `VaultAddress`, the inputs the provider plugin's schema is generated from:
+ * `vaultId`, `name`, `addressType`. `nameIsDefault` is not among them: the dynamic resource class sets it when
+ * the program declares no name (the name is then the resource name), and it is an output of both paths.
+ */
+const declaredAddressInputSchema = addressInputSchema.omit({ nameIsDefault: true });
+
+/** The zod schema of the inputs a program declares for a `VaultAddress` (the plugin's schema declares them). */
 export function vaultAddressInputsSchema(): z.ZodType<VaultAddressInputs> {
-  return addressInputSchema;
+  return declaredAddressInputSchema;
 }
