@@ -6,10 +6,10 @@
 // - Every link of every shipped README resolves inside its package, or is an absolute link to a file of this
 //   repository.
 // - One project with every package (test/support/release.ts, shared with the other suites of the delivered
-//   product): a TypeScript program on the provider and the emulator from their packages runs up, a rename,
-//   a drift check that catches an out-of-band rename, and destroy, with the real CLI; every entry point
-//   type-checks under each module resolution, and a bundled program runs too; the policy pack runs from its
-//   package, and `custody review` from the command line's package lists its violation.
+//   product): a TypeScript program on the provider and the emulator from their packages runs up with the real
+//   CLI, and a bundled program runs too; the policy pack runs from its package, and `custody review` from the
+//   command line's package lists its violation. That every entry point type-checks under each module resolution
+//   is test/e2e/delivered-types.test.ts's, which runs beside this file.
 import * as assert from "node:assert/strict";
 import { execFile, spawn } from "node:child_process";
 import * as fs from "node:fs";
@@ -18,7 +18,7 @@ import * as path from "node:path";
 import { promisify } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { build } from "esbuild";
-import { codeBlocksOf, documents } from "../support/doc-blocks";
+import { templateTsconfig, writeProgramProject } from "../support/delivered-program";
 import { apiVaultsNamed, pulumiCli, resourceName } from "../support/e2e-custody";
 import { createLocalStack, disposeLocalStack, enginePaths, repoPath } from "../support/pulumi-engine";
 import {
@@ -26,7 +26,6 @@ import {
   type InstalledProject,
   installedProject,
   installProject,
-  programToolVersions,
   type ReleaseArtifacts,
   releaseArtifacts,
   startInstalledEmulator,
@@ -211,15 +210,7 @@ describe("the packages as users install them (release files, projects outside th
       project = await installedProject();
       emulator = await startInstalledEmulator(project);
       programDir = path.join(project.dir, "vaults");
-      fs.mkdirSync(programDir, { recursive: true });
-      fs.writeFileSync(path.join(programDir, "Pulumi.yaml"), "name: installed-vaults\nruntime: nodejs\n");
-      fs.writeFileSync(
-        path.join(programDir, "tsconfig.json"),
-        JSON.stringify(templateTsconfig(["index.ts"])),
-      );
-      fs.writeFileSync(path.join(programDir, "index.ts"), PROGRAM);
-      fs.writeFileSync(path.join(programDir, "entry-points.ts"), ENTRY_POINTS);
-      fs.writeFileSync(path.join(programDir, "policy-entry-point.ts"), POLICY_ENTRY_POINT);
+      writeProgramProject(programDir, "installed-vaults");
     });
 
     after(async () => {
@@ -227,78 +218,6 @@ describe("the packages as users install them (release files, projects outside th
       await emulator?.stop();
     });
 
-    for (const [moduleResolution, module] of [
-      ["node", "commonjs"],
-      ["node16", "node16"],
-      ["nodenext", "nodenext"],
-      ["bundler", "esnext"],
-    ] as const) {
-      it(`every entry point of every package type-checks with moduleResolution ${moduleResolution}`, async function () {
-        this.timeout(5 * 60_000);
-        const tsMajor = Number(programToolVersions().typescript.split(".")[0]);
-        const tsc = path.join(project.nodeModules, "typescript", "bin", "tsc");
-        const run = async (files: string[], compilerOptions: object) => {
-          const file = path.join(programDir, `tsconfig.${moduleResolution}.json`);
-          fs.writeFileSync(file, JSON.stringify({ ...templateTsconfig(files), compilerOptions }));
-          return execFileAsync(process.execPath, [tsc, "-p", file, "--pretty", "false"], {
-            cwd: programDir,
-          }).then(
-            () => "",
-            (err: { stdout?: string }) => String(err.stdout),
-          );
-        };
-        const options = {
-          ...templateTsconfig([]).compilerOptions,
-          module,
-          moduleResolution,
-          skipLibCheck: false,
-          noEmit: true,
-          // TypeScript 6 deprecates the classic resolution: the template's setting then needs
-          // `ignoreDeprecations` (README.md, "Installing it in your project").
-          ...(moduleResolution === "node" && tsMajor >= 6 ? { ignoreDeprecations: "6.0" } : {}),
-        };
-        if (moduleResolution === "node" && tsMajor >= 6) {
-          const { ignoreDeprecations: _, ...without } = options;
-          assert.match(await run(["entry-points.ts"], without), /ignoreDeprecations/);
-        }
-        assert.equal(await run(["entry-points.ts"], options), "");
-        assert.equal(await run(["policy-entry-point.ts"], { ...options, skipLibCheck: true }), "");
-      });
-    }
-
-    it("every code block of the docs on the generated npm SDK type-checks where that SDK is installed", async function () {
-      this.timeout(5 * 60_000);
-      const blocks = documents()
-        .flatMap(codeBlocksOf)
-        .filter((b) => b.generatedSdk);
-      assert.ok(blocks.length > 0, "docs/provider.md shows the generated SDK");
-      const dir = path.join(project.dir, "docs-blocks");
-      const files: string[] = [];
-      for (const block of blocks) {
-        assert.match(block.language, /^(ts|typescript)$/, `${block.document}:${block.line}`);
-        const file = path.join(dir, `${block.document.replace(/[^\w]+/g, "-")}-${block.line}.ts`);
-        fs.mkdirSync(dir, { recursive: true });
-        fs.writeFileSync(file, block.code);
-        files.push(file);
-      }
-      const config = path.join(dir, "tsconfig.json");
-      const base = templateTsconfig(files);
-      fs.writeFileSync(
-        config,
-        JSON.stringify({ ...base, compilerOptions: { ...base.compilerOptions, noEmit: true } }),
-      );
-      const tsc = path.join(project.nodeModules, "typescript", "bin", "tsc");
-      const out = await execFileAsync(process.execPath, [tsc, "-p", config, "--pretty", "false"], {
-        cwd: dir,
-      }).then(
-        () => "",
-        (err: { stdout?: string }) => String(err.stdout),
-      );
-      assert.equal(out, "");
-    });
-
-    // The provider's own lifecycle (rename, drift and its repair, destroy) is test/e2e/lifecycle.test.ts's; here, what
-    // only the packages as installed can break: a TypeScript program compiles and runs on them under the real CLI.
     it("a TypeScript program runs up with the real CLI; each serialized provider is a bare require of the package", async function () {
       this.timeout(15 * 60_000);
       stack = await createLocalStack({
@@ -462,66 +381,3 @@ describe("the provider plugin missing from a machine", () => {
     }
   });
 });
-
-/**
- * The tsconfig of `pulumi new typescript` (v3.248.0's template), for `files`; under TypeScript 6 with the
- * `ignoreDeprecations` its classic module resolution then needs (README.md, "Installing it in your project").
- */
-function templateTsconfig(files: string[]) {
-  const tsMajor = Number(programToolVersions().typescript.split(".")[0]);
-  return {
-    compilerOptions: {
-      strict: true,
-      outDir: "bin",
-      target: "es2020",
-      module: "commonjs",
-      moduleResolution: "node",
-      sourceMap: true,
-      experimentalDecorators: true,
-      pretty: true,
-      noFallthroughCasesInSwitch: true,
-      noImplicitReturns: true,
-      forceConsistentCasingInFileNames: true,
-      ...(tsMajor >= 6 ? { ignoreDeprecations: "6.0" } : {}),
-    } as Record<string, unknown>,
-    files,
-  };
-}
-
-const PROGRAM = `import * as pulumi from "@pulumi/pulumi";
-import { getBlockchains, Vault, VaultAddress } from "pulumi-custody";
-
-const config = new pulumi.Config();
-const cold = new Vault("cold", { name: config.require("coldName"), type: "utxo", chain: "bitcoin_testnet" });
-const deposits = new VaultAddress("deposits", { vaultId: cold.id, addressType: "segwit" });
-new Vault("hot", { name: \`\${config.require("coldName")} hot\`, type: "evm" });
-export const coldId = cold.id;
-export const depositAddress = deposits.address;
-export const chains = pulumi.output(getBlockchains()).apply((list) => list.length);
-`;
-
-/** One import of every entry point of every package, type-checked but never run. */
-const ENTRY_POINTS = `import { Vault } from "pulumi-custody";
-import { CUSTODY_RESOURCES, type VaultInputs } from "pulumi-custody/core";
-import { CustodyClient } from "@pulumi-custody/sdk";
-import { Vault as VaultSchema } from "@pulumi-custody/sdk/schema";
-import { verifyWebhookSignature } from "@pulumi-custody/sdk/signing";
-import { type EmulatorOptions, startEmulator } from "@pulumi-custody/emulator";
-import { packageSchema } from "@pulumi-custody/plugin";
-import { COMMANDS } from "@pulumi-custody/cli";
-import * as custody from "@pulumi-custody/custody";
-
-const inputs: Partial<VaultInputs> = { name: "typed" };
-const options: EmulatorOptions = { port: 0 };
-export const used = [Vault, CUSTODY_RESOURCES, CustodyClient, VaultSchema, verifyWebhookSignature, startEmulator,
-  packageSchema, COMMANDS, custody.Vault, inputs, options];
-`;
-
-/**
- * The policy package's entry point, type-checked with \`skipLibCheck\`: the declarations of \`@pulumi/policy\`
- * 1.21.0 itself do not type-check without it (its index.d.ts re-exports names its proxy.d.ts lacks), so a
- * policy pack project needs it whatever it imports (README.md, "Installing it in your project").
- */
-const POLICY_ENTRY_POINT = `import { custodyPolicies } from "@pulumi-custody/policy";
-export const policies = custodyPolicies();
-`;
