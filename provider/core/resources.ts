@@ -9,6 +9,7 @@
 import type { z } from "zod";
 import { engineSafeFailures } from "./inputs/schemas";
 import { refusedInProgram } from "./inputs/well-formed";
+import type { ResourceLifecycle } from "./lifecycle";
 import { providerClient } from "./settings/provider-process";
 import { checkedVaultInputs, checkVault, VAULT_INPUTS, vaultInputsSchema } from "./vault/check";
 import { createVault } from "./vault/create";
@@ -32,6 +33,8 @@ import {
 } from "./vault-address/lifecycle";
 import { VAULT_ADDRESS_OUTPUT_NAMES } from "./vault-address/outputs";
 
+export type { ResourceCheckFailure, ResourceLifecycle } from "./lifecycle";
+
 /** The kinds of custody resources, by their type name. */
 export type CustodyResourceKind = "Vault" | "VaultAddress";
 
@@ -40,36 +43,6 @@ export const DYNAMIC_RESOURCE_MODULE = "custody";
 
 /** The package name of the provider plugin: config keys are `custody:<key>`, tokens `custody:index:<Name>`. */
 export const PLUGIN_PACKAGE = "custody";
-
-type Props = Record<string, unknown>;
-
-/** A property that failed `check`, and why. */
-export interface ResourceCheckFailure {
-  /** The input property, as the program spells it. */
-  property: string;
-  /** The rule it broke. */
-  reason: string;
-}
-
-/** The provider methods of a resource, on plain values (what both the dynamic provider and the plugin call). */
-export interface ResourceLifecycle {
-  /** Validates and normalizes the inputs; runs during previews too. */
-  check(olds: Props, news: Props): Promise<{ inputs: Props; failures?: ResourceCheckFailure[] }>;
-  /** Compares the outputs (as last seen) with the desired inputs. */
-  diff(
-    id: string,
-    olds: Props,
-    news: Props,
-  ): Promise<{ changes: boolean; replaces?: string[]; deleteBeforeReplace?: boolean }>;
-  /** Creates, restores or adopts the object. */
-  create(inputs: Props): Promise<{ id: string; outs: object }>;
-  /** Reads the live object; no `id` when it is gone. */
-  read(id: string, props: Props): Promise<{ id?: string; props?: object; inputs?: Props }>;
-  /** Brings the object to the desired inputs. */
-  update(id: string, olds: Props, news: Props): Promise<{ outs: object }>;
-  /** Archives (a vault) or forgets (an address). */
-  delete(id: string, props: Props): Promise<void>;
-}
 
 /** One custody resource, declared once. */
 export interface ResourceDescriptor {
