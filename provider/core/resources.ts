@@ -1,37 +1,38 @@
 /**
  * The custody resources, each declared once. A descriptor holds what every layer needs of a resource: its
- * type tokens on both paths, its input schema, the outputs it declares, the inputs whose change replaces it,
- * and its lifecycle. Everything else derives from these two declarations:
+ * type tokens on both paths, its fields (each input and output declared once, ./vault/declaration.ts and
+ * ./vault-address/declaration.ts) and what derives from them (the input schema, the outputs it declares, the
+ * inputs whose change replaces it), and its lifecycle. Everything else derives from these two declarations:
  * - the dynamic resource classes (`provider/resources`) and their serialized shims (`provider/shims`);
  * - the provider plugin's schema and method table (`@pulumi-custody/plugin`);
  * - the resource type lists of the policy pack and of `custody review`.
  */
 import type { z } from "zod";
+import {
+  type FieldDeclarations,
+  inputNames,
+  inputsSchema,
+  outputNames,
+  replaceOnChanges,
+} from "./fields/declare";
 import { engineSafeFailures } from "./inputs/schemas";
 import { refusedInProgram } from "./inputs/well-formed";
 import type { ResourceLifecycle } from "./lifecycle";
 import { providerClient } from "./settings/provider-process";
-import { checkedVaultInputs, checkVault, VAULT_INPUTS, vaultInputsSchema } from "./vault/check";
+import { checkedVaultInputs, checkVault } from "./vault/check";
 import { createVault } from "./vault/create";
-import { diffVault, VAULT_REPLACE_INPUTS } from "./vault/diff";
+import { vaultDeclaration } from "./vault/declaration";
+import { diffVault } from "./vault/diff";
 import { deleteVault, readVault, updateVault } from "./vault/lifecycle";
-import { VAULT_OUTPUT_NAMES } from "./vault/outputs";
 import { withSecretNames } from "./vault/secret-name";
-import {
-  checkedVaultAddressInputs,
-  checkVaultAddress,
-  diffVaultAddress,
-  VAULT_ADDRESS_INPUTS,
-  VAULT_ADDRESS_REPLACE_INPUTS,
-  vaultAddressInputsSchema,
-} from "./vault-address/check-diff";
+import { checkedVaultAddressInputs, checkVaultAddress, diffVaultAddress } from "./vault-address/check-diff";
+import { vaultAddressDeclaration } from "./vault-address/declaration";
 import {
   createVaultAddress,
   deleteVaultAddress,
   readVaultAddress,
   updateVaultAddress,
 } from "./vault-address/lifecycle";
-import { VAULT_ADDRESS_OUTPUT_NAMES } from "./vault-address/outputs";
 
 export type { ResourceCheckFailure, ResourceLifecycle } from "./lifecycle";
 
@@ -54,6 +55,8 @@ export interface ResourceDescriptor {
   readonly pluginType: string;
   /** What it is and what destroying it does, for the plugin's schema. */
   readonly description: string;
+  /** Its fields: each input and output, declared once. */
+  readonly fields: FieldDeclarations;
   /** The inputs it accepts, in declaration order. */
   readonly inputNames: readonly string[];
   /** The zod schema of its inputs: `check` validates with it, the plugin's schema declares it. */
@@ -77,7 +80,7 @@ async function checked<T extends { failures?: unknown[] }>(result: T): Promise<T
 
 function descriptor(
   kind: CustodyResourceKind,
-  rest: Omit<ResourceDescriptor, "kind" | "dynamicType" | "pluginType">,
+  rest: Pick<ResourceDescriptor, "description" | "fields" | "lifecycle">,
 ): ResourceDescriptor {
   const { check } = rest.lifecycle;
   return {
@@ -85,6 +88,10 @@ function descriptor(
     dynamicType: `pulumi-nodejs:dynamic/${DYNAMIC_RESOURCE_MODULE}:${kind}`,
     pluginType: `${PLUGIN_PACKAGE}:index:${kind}`,
     ...rest,
+    inputNames: inputNames(rest.fields),
+    inputSchema: inputsSchema(rest.fields),
+    outputNames: outputNames(rest.fields),
+    replaceOnChanges: replaceOnChanges(rest.fields),
     lifecycle: {
       ...rest.lifecycle,
       // An input the program refused once it resolved arrives as its reason (./inputs/well-formed.ts): it fails
@@ -109,10 +116,7 @@ function descriptor(
 export const vaultResource: ResourceDescriptor = descriptor("Vault", {
   description:
     "A custody vault. Destroying it archives the vault (the API cannot delete vaults); creating it again restores it.",
-  inputNames: VAULT_INPUTS,
-  inputSchema: vaultInputsSchema(),
-  outputNames: VAULT_OUTPUT_NAMES,
-  replaceOnChanges: VAULT_REPLACE_INPUTS,
+  fields: vaultDeclaration,
   // A secret name is kept out of notices and errors (./vault/secret-name.ts).
   lifecycle: withSecretNames({
     check: async (olds, news) => checked(checkVault(olds, news)),
@@ -128,10 +132,7 @@ export const vaultResource: ResourceDescriptor = descriptor("Vault", {
 export const vaultAddressResource: ResourceDescriptor = descriptor("VaultAddress", {
   description:
     "An address of a UTXO vault. Destroying it only forgets it (the API cannot delete addresses). Import id: `<vault id>/<address id>`.",
-  inputNames: VAULT_ADDRESS_INPUTS,
-  inputSchema: vaultAddressInputsSchema(),
-  outputNames: VAULT_ADDRESS_OUTPUT_NAMES,
-  replaceOnChanges: VAULT_ADDRESS_REPLACE_INPUTS,
+  fields: vaultAddressDeclaration,
   lifecycle: {
     check: async (olds, news) => checked(checkVaultAddress(olds, news)),
     diff: (id, olds, news) => diffVaultAddress(id, olds, news),
