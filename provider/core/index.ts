@@ -36,6 +36,8 @@ export {
   requiredInputs,
   secretInputs,
   secretOutputs,
+  type ValueKind,
+  valueKindOf,
 } from "./fields/declare";
 export { exitWhenEngineIsGone } from "./host/dynamic-provider-host";
 export { maskNotices, type NoticeSink, setNoticeSink } from "./host/notices";

@@ -208,6 +208,27 @@ export function inputsSchema(fields: FieldDeclarations): z.ZodObject {
   return z.strictObject(shape);
 }
 
+/** The kind of a value, as a reader of raw inputs (the policy pack's view) checks it. */
+export type ValueKind = "string" | "number" | "boolean" | "list" | "object";
+
+/** The kind of the values of a type, and of its items for a list. */
+export function valueKindOf(type: z.ZodType): { kind: ValueKind; items?: ValueKind } {
+  if (type instanceof z.ZodOptional || type instanceof z.ZodNullable)
+    return valueKindOf(type.unwrap() as z.ZodType);
+  if (type instanceof z.ZodArray) return { kind: "list", items: valueKindOf(type.element as z.ZodType).kind };
+  if (type instanceof z.ZodString || type instanceof z.ZodEnum) return { kind: "string" };
+  if (type instanceof z.ZodBoolean) return { kind: "boolean" };
+  if (type instanceof z.ZodNumber) return { kind: "number" };
+  if (type instanceof z.ZodLiteral) {
+    const kinds = new Set([...type.values].map((value) => typeof value));
+    if (kinds.size === 1) {
+      const [only] = kinds;
+      if (only === "string" || only === "number" || only === "boolean") return { kind: only };
+    }
+  }
+  return { kind: "object" };
+}
+
 /** The output that keeps a declared input, if any (`archived` → `declaredArchived`). */
 export function carrierOf(fields: FieldDeclarations, name: string): string | undefined {
   return outputNames(fields).find((output) => outputOf(fields, output)!.carries === name);
