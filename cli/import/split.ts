@@ -14,7 +14,8 @@ import { importFileOf } from "../import-file/import-file";
 import { checkOutputFile, fileExists, type OutputFile, writeOutputFile } from "../output-file";
 import { shownPath, shownText, shownValue } from "../shown";
 import { dynamicProgram } from "./dynamic-program";
-import { generateProgram, type Language, RUNTIME_OF } from "./generate";
+import { generateProgram } from "./generate";
+import { type Language, PROGRAM_FILE_OF, RUNTIME_OF } from "./languages";
 import { type Plan, ProgressLine, planImport, selectionReport, settingsEnv } from "./plan";
 import type { ImportProvider } from "./select";
 import {
@@ -62,13 +63,6 @@ export interface SplitOptions {
   /** Replace files that exist. */
   readonly force: boolean;
 }
-
-/** The program file of each language, in a group's directory. */
-const PROGRAM_OF: Readonly<Record<Language, string>> = {
-  typescript: "index.ts",
-  python: "__main__.py",
-  yaml: "Main.yaml",
-};
 
 /** The checks of the split's flags that need no API: the rule and the `--into` directory. */
 export function splitTarget(
@@ -153,7 +147,7 @@ export async function runSplitImport(
       group,
       groupDir,
       projectFile: file("Pulumi.yaml", "the project"),
-      program: file(PROGRAM_OF[options.language], "the program"),
+      program: file(PROGRAM_FILE_OF[options.language], "the program"),
       importFile: options.provider === "plugin" ? file("custody-import.json", "the import file") : undefined,
       record: file(SPLIT_RECORD, "the record"),
     };
@@ -190,7 +184,10 @@ export async function runSplitImport(
     );
     texts.set(f.record, `${JSON.stringify(splitRecordOf(rule, plan.filter, partition, f.group), null, 2)}\n`);
     if (options.provider === "dynamic") {
-      texts.set(f.program, dynamicProgram(selection, { protect: options.protect }));
+      texts.set(
+        f.program,
+        dynamicProgram(selection, { protect: options.protect, language: options.language }),
+      );
       continue;
     }
     const importText = `${JSON.stringify(importFileOf(selection), null, 2)}\n`;
