@@ -8,6 +8,7 @@ import {
   CreatableUtxoAddressType,
   nameRuleViolations,
   UTXO_CHAIN_IDS,
+  UUID_PATTERN,
   VAULT_TYPES,
 } from "@pulumi-custody/sdk/schema";
 import { z } from "zod";
@@ -22,17 +23,6 @@ export interface CheckFailure {
   reason: string;
 }
 
-/** What a decoder writes for text it cannot decode (a lone surrogate, a malformed UTF-8 byte). */
-const REPLACEMENT_CHARACTER = "\uFFFD";
-
-const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-
-/**
- * The longest name, in UTF-8 bytes. Percent-encoded, a name costs up to three URL characters a byte in the
- * lookup by name (`GET /vaults?names=`), and one URL must carry many names (docs/provider.md, "Names").
- */
-const MAX_NAME_BYTES = 256;
-
 function list(values: readonly string[]): string {
   return values.map((v) => `"${v}"`).join(", ");
 }
@@ -44,8 +34,9 @@ function typeName(value: unknown): string {
 }
 
 /**
- * A name: one that the lookup by name can carry and that cannot pass for another name (docs/provider.md,
- * "Names"). Each broken rule is its own issue, so `check` reports them all.
+ * A name a program declares: one that the lookup by name can carry and that cannot pass for another name, by
+ * the sdk's one rule of names for a declared name (`nameRuleViolations`; docs/provider.md, "Names"). Each broken
+ * rule is its own issue, so `check` reports them all.
  */
 export function nameSchema(what: string) {
   return z
@@ -54,19 +45,8 @@ export function nameSchema(what: string) {
         iss.input === undefined ? "is required" : `must be a string, got ${typeName(iss.input)}`,
     })
     .superRefine((name, ctx) => {
-      for (const { rule, reason } of nameRuleViolations(name, MAX_NAME_BYTES)) {
+      for (const { rule, reason } of nameRuleViolations(name, "declared")) {
         ctx.addIssue({ code: "custom", message: rule === "blank" ? `${reason} (${what})` : reason });
-      }
-      // Lone surrogates are refused above, where they arrive; on the way from a program they may have been
-      // replaced by U+FFFD, and a name with it would not be the one declared.
-      const replaced = Array.from(name).indexOf(REPLACEMENT_CHARACTER);
-      if (replaced >= 0) {
-        ctx.addIssue({
-          code: "custom",
-          message:
-            `contains U+FFFD (the replacement character) at position ${replaced + 1}, which stands for text ` +
-            "that could not be decoded: the name would not be the one declared",
-        });
       }
     });
 }
@@ -86,7 +66,7 @@ export function uuidSchema() {
       error: (iss) =>
         iss.input === undefined ? "is required" : `must be a UUID string, got ${typeName(iss.input)}`,
     })
-    .regex(UUID, { message: "must be a UUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)" });
+    .regex(UUID_PATTERN, { message: "must be a UUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)" });
   CASE_INSENSITIVE.add(type);
   return type;
 }
