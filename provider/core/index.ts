@@ -16,6 +16,7 @@
 import { vaultAddressResource, vaultResource } from "./resources";
 
 export { type FieldReader, isTableType } from "./field-tables";
+export { type CheckOptions, type CheckResult, checkInputs } from "./fields/check";
 export {
   carrierOf,
   type FieldDeclarations,
@@ -39,6 +40,7 @@ export {
   type ValueKind,
   valueKindOf,
 } from "./fields/declare";
+export { changedInputs, sameValue } from "./fields/diff";
 export { exitWhenEngineIsGone } from "./host/dynamic-provider-host";
 export { maskNotices, type NoticeSink, setNoticeSink } from "./host/notices";
 export { recordResourceUrn } from "./host/resource-urns";

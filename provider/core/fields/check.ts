@@ -156,16 +156,29 @@ export function normalized(value: unknown, type: z.ZodType | undefined): unknown
     );
   }
   if (type instanceof z.ZodUnion && isPlainObject(value)) {
-    // The member the value is (a union of objects); with unknown parts, the first that takes its known keys.
-    const options = type.options as z.ZodType[];
-    const member =
-      options.find((option) => option.safeParse(value).success) ??
-      options.find(
-        (option) =>
-          option.safeParse(Object.fromEntries(Object.entries(value).filter(([, v]) => !containsUnknown(v))))
-            .success,
-      );
+    const member = memberOf(type.options as z.ZodType[], value);
     return member ? normalized(value, member) : value;
   }
   return value;
+}
+
+/**
+ * The member of a union of objects that a value is: the one it parses as; with parts not known yet (its
+ * discriminator, say), the one member that takes its known keys, those unknown ones made optional. `undefined`
+ * when no member, or more than one, could be it.
+ */
+function memberOf(options: readonly z.ZodType[], value: Props): z.ZodType | undefined {
+  const exact = options.find((option) => option.safeParse(value).success);
+  if (exact) return exact;
+  const unknownKeys = Object.keys(value).filter((key) => containsUnknown(value[key]));
+  if (unknownKeys.length === 0) return undefined;
+  const known = Object.fromEntries(Object.entries(value).filter(([key]) => !unknownKeys.includes(key)));
+  const mask = Object.fromEntries(unknownKeys.map((key) => [key, true] as const));
+  const candidates = options.filter(
+    (option) =>
+      option instanceof z.ZodObject &&
+      unknownKeys.every((key) => key in option.shape) &&
+      option.partial(mask as Record<string, true> & Record<number, never>).safeParse(known).success,
+  );
+  return candidates.length === 1 ? candidates[0] : undefined;
 }
