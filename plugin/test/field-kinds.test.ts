@@ -66,7 +66,9 @@ const methods: Pick<ResourceLifecycle, "check" | "diff"> = {
 
 // ---- values ----------------------------------------------------------------------------------------------
 
-const word = fc.constantFrom("Treasury", "Cold", "ops", "BTC", "Zürich", "東京", "vault", "2");
+// The plugin keeps every secret string it was given out of the notices of its process, which the other tests of
+// this process read: the values made secret here are words no other test writes.
+const word = fc.constantFrom("Quokka", "Zebu", "Ptarmigan", "Xylograph", "Zürichsee", "東京都庁");
 const name = fc.array(word, { minLength: 1, maxLength: 4 }).map((words) => words.join(" "));
 const uuid = fc.uuid().map((u) => u.toLowerCase());
 /** An id as a program may spell it: in any case. */
@@ -87,7 +89,11 @@ const valid: Record<Kind, fc.Arbitrary<unknown>> = {
   mark: fc.constant(true),
   object: plain(
     fc.record(
-      { keyId: uuid, label: name, tags: fc.array(fc.string({ maxLength: 8 }), { maxLength: 3 }) },
+      {
+        keyId: uuid,
+        label: name,
+        tags: fc.array(fc.constantFrom("tag-quokka", "tag-zebu", "tag-ptarmigan"), { maxLength: 3 }),
+      },
       { requiredKeys: ["keyId", "label"] },
     ),
   ),
@@ -96,7 +102,7 @@ const valid: Record<Kind, fc.Arbitrary<unknown>> = {
       fc.record({ origin: fc.constant("imported_keys"), keyId: uuid }),
       fc.record({
         origin: fc.constant("external_signer"),
-        publicKey: fc.string({ minLength: 1, maxLength: 12 }),
+        publicKey: fc.stringMatching(/^pk-[0-9a-f]{8,16}$/),
       }),
     ),
   ),
@@ -156,6 +162,9 @@ function withUnknown(value: unknown): fc.Arbitrary<unknown> {
 
 /** `value` in the engine's wire form, with some parts secret; and whether any part was. */
 function onTheWire(value: unknown): fc.Arbitrary<{ wire: unknown; secret: boolean }> {
+  // Enum values are words other tests write (`evm`): they are never made secret here.
+  if (typeof value === "string" && (VAULT_TYPES as readonly string[]).includes(value))
+    return fc.constant({ wire: value, secret: false });
   const wrap = (inner: fc.Arbitrary<{ wire: unknown; secret: boolean }>) =>
     fc
       .tuple(inner, fc.boolean())
