@@ -19,16 +19,16 @@ export { type FieldReader, isTableType } from "./field-tables";
 export { type CheckOptions, type CheckResult, checkInputs } from "./fields/check";
 export {
   carrierOf,
+  type DeclaredInputsOf,
+  type DeclaredOutputsOf,
   type FieldDeclarations,
   type FieldSpec,
   type InputChange,
   type InputSpec,
-  type InputsOf,
   inputNames,
   inputOf,
   type OnlyWhen,
   type OutputSpec,
-  type OutputsOf,
   outputNames,
   outputOf,
   type ProgramInputsOf,

@@ -246,7 +246,7 @@ type OutputValue<F> = F extends { output: { type: infer S extends z.ZodType } } 
 type InputKeys<D> = { [K in keyof D]: D[K] extends { input: object } ? K : never }[keyof D];
 
 /** The inputs of a declaration after `check`: each input's value, optional unless required. */
-export type InputsOf<D> = {
+export type DeclaredInputsOf<D> = {
   -readonly [K in keyof D as D[K] extends { input: { required: true } } ? K : never]: InputValue<D[K]>;
 } & {
   -readonly [K in keyof D as K extends InputKeys<D>
@@ -257,7 +257,7 @@ export type InputsOf<D> = {
 };
 
 /** The outputs of a declaration: each output's value, optional when its type allows `undefined`. */
-export type OutputsOf<D> = {
+export type DeclaredOutputsOf<D> = {
   -readonly [K in keyof D as D[K] extends { output: object }
     ? undefined extends OutputValue<D[K]>
       ? never
@@ -271,11 +271,11 @@ export type OutputsOf<D> = {
     : never]?: Exclude<OutputValue<D[K]>, undefined>;
 };
 
-/** The inputs a program declares (those the resource class does not set itself), as {@link InputsOf}. */
+/** The inputs a program declares (those the resource class does not set itself), as {@link DeclaredInputsOf}. */
 export type ProgramInputsOf<D> = {
-  [K in keyof InputsOf<D> as K extends keyof D
+  [K in keyof DeclaredInputsOf<D> as K extends keyof D
     ? D[K] extends { input: { setByResource: true } }
       ? never
       : K
-    : never]: InputsOf<D>[K];
+    : never]: DeclaredInputsOf<D>[K];
 };

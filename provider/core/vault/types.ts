@@ -6,7 +6,7 @@ import type {
   UTXO_CHAIN_IDS,
 } from "@pulumi-custody/sdk";
 import type { z } from "zod";
-import type { InputsOf, OutputsOf } from "../fields/declare";
+import type { DeclaredInputsOf, DeclaredOutputsOf } from "../fields/declare";
 import type { vaultDeclaration } from "./declaration";
 import type { pendingVaultGroupProposalSchema, VAULT_ACQUISITIONS } from "./state-values";
 
@@ -25,7 +25,7 @@ export type CreatableKeyType = (typeof BlackBoxKeyTypeSchema.options)[number];
  * The inputs of a `Vault` after `check` (normalized: UUIDs lower-cased, unset options left out), one per input of
  * its declaration (./declaration.ts), with its documentation.
  */
-export interface VaultInputs extends InputsOf<typeof vaultDeclaration> {}
+export interface VaultInputs extends DeclaredInputsOf<typeof vaultDeclaration> {}
 
 /** A vault-group change proposal that was submitted and is waiting for approval. */
 export interface PendingVaultGroupProposal extends z.output<typeof pendingVaultGroupProposalSchema> {}
@@ -38,7 +38,7 @@ export type VaultAcquisition = (typeof VAULT_ACQUISITIONS)[number];
  * (read from the API's record; the rarer ones in `details`), the declared inputs the API does not report, and
  * the resource's own state. Field names are camelCase; the resource id is the vault id.
  */
-export interface VaultOutputs extends OutputsOf<typeof vaultDeclaration> {}
+export interface VaultOutputs extends DeclaredOutputsOf<typeof vaultDeclaration> {}
 
 /**
  * What a `Vault` keeps beside the vault's own fields and the declared inputs: membership as the provider tracks
