@@ -9,7 +9,7 @@
  */
 import { execFile } from "node:child_process";
 import { type SecretRedactor, secretRedactor } from "@pulumi-custody/sdk";
-import type { PreviewJson } from "./review/report";
+import type { PreviewJson } from "./review/preview";
 
 /** Environment variables whose value is a secret, by name (`CUSTODY_ACCESS_TOKEN`, `CUSTODY_API_USER_KEY`). */
 const SECRET_VARIABLE = /token|secret|password|passphrase|api-?key|credential|private-?key|_key$/i;

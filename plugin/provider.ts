@@ -157,10 +157,22 @@ export async function check(
   olds: Record<string, unknown>,
   news: Record<string, unknown>,
 ): Promise<{ inputs: Record<string, unknown>; failures: Failure[] }> {
+  return checkWith(methodsOf(type), olds, news);
+}
+
+/**
+ * `check` of any resource's methods on the engine's wire values: secrets unwrapped for the runtime, kept out of
+ * its failures, and wrapped again in what it returns.
+ */
+export async function checkWith(
+  methods: Pick<ResourceLifecycle, "check">,
+  olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+): Promise<{ inputs: Record<string, unknown>; failures: Failure[] }> {
   const before = unwrap(olds);
   const after = unwrap(news);
   const secrets = secretsOf(before, after);
-  const result = await withSecretsMasked(secrets, () => methodsOf(type).check(before.values, after.values));
+  const result = await withSecretsMasked(secrets, () => methods.check(before.values, after.values));
   const failures = (result.failures ?? []).map((f) => ({ ...f, reason: maskSecrets(f.reason, secrets) }));
   return { inputs: protect(result.inputs, secretsOf(after)), failures };
 }
@@ -172,16 +184,31 @@ export async function diff(
   olds: Record<string, unknown>,
   news: Record<string, unknown>,
 ): Promise<DiffAnswer> {
-  const before = unwrap(olds);
-  const after = unwrap(news);
   // A secret name: the runtime's notices then write `[secret]` for the name and the forms derived from it
   // (`<name> (archived …)`), which masking the message afterwards finds only for names of four characters or more.
+  const flagSecretName = custodyResourceKind(type) === "Vault";
+  return diffWith(methodsOf(type), id, olds, news, { flagSecretName });
+}
+
+/**
+ * `diff` of any resource's methods on the engine's wire values. With `flagSecretName`, a name that either side
+ * holds as a secret is flagged to the runtime (`VAULT_NAME_IS_SECRET` of pulumi-custody/core).
+ */
+export async function diffWith(
+  methods: Pick<ResourceLifecycle, "diff">,
+  id: string,
+  olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+  options: { flagSecretName?: boolean } = {},
+): Promise<DiffAnswer> {
+  const before = unwrap(olds);
+  const after = unwrap(news);
   const flag =
-    custodyResourceKind(type) === "Vault" && (before.secretKeys.has("name") || after.secretKeys.has("name"))
+    options.flagSecretName && (before.secretKeys.has("name") || after.secretKeys.has("name"))
       ? { [VAULT_NAME_IS_SECRET]: true }
       : {};
   const result = await withSecretsMasked(secretsOf(before, after), () =>
-    methodsOf(type).diff(id, { ...before.values, ...flag }, { ...after.values, ...flag }),
+    methods.diff(id, { ...before.values, ...flag }, { ...after.values, ...flag }),
   );
   return {
     changes: result.changes,

@@ -1,32 +1,49 @@
 /**
  * The Pulumi package schema of the `custody` provider, generated at run time from what the provider already
- * knows: the resource inputs from the runtime's zod input schemas, the outputs from the runtime's output lists
- * (`VAULT_OUTPUT_NAMES`, `VAULT_ADDRESS_OUTPUT_NAMES`), their types from the inputs of the same name or else
- * from the runtime's output interfaces (`VaultOutputs`), the configuration from `provider/config.ts`'s `SETTINGS`,
- * and the functions from the data sources' specs (`DataSourceSpec` of `provider/data-sources/define.ts`: the
- * arguments' zod types and the result's field table). Nothing here lists a property by hand.
+ * declares, with no build step: each resource's inputs and outputs from its field declarations (the descriptors'
+ * `fields`: each field's zod type, whether it is required, replaces on change or is secret, and the name of an
+ * output type that has one), the configuration from the runtime's `SETTINGS`, and the functions from the data
+ * sources' specs (`DataSourceSpec` of `provider/data-sources/define.ts`: the arguments' zod types and the
+ * result's field table, whose readers carry their types). Nothing here lists a property by hand; the types
+ * come from the zod schemas through ./schema-types.ts, which never writes `Any`.
  *
- * Descriptions come from the zod schemas' `.describe()` where there is one. The output interfaces and the field
- * tables' readers have their types for the compiler only: the provider's build writes them
- * (`pulumi-custody/field-types.json`), and objects with fixed fields become named object types.
+ * Descriptions come from the zod schemas' `.describe()` where there is one.
  */
 import {
-  ADOPT_ONLY_VAULT_TYPES,
+  CUSTODY_RESOURCES,
+  type FieldDeclarations,
   type FieldReader,
-  pendingVaultGroupProposalSchema,
+  inputNames,
+  inputOf,
+  isTableType,
+  outputNames,
+  outputOf,
   type ResourceDescriptor,
+  requiredInputs,
   SETTINGS,
-  VAULT_ACQUISITIONS,
-  vaultAddressResource,
-  vaultDetailFields,
-  vaultResource,
+  secretInputs,
+  secretOutputs,
 } from "pulumi-custody/core";
 import type { DataSourceSpec } from "pulumi-custody/data-sources";
 import { z } from "zod";
 import { FUNCTION_SPECS, functionToken } from "./functions";
 import { goLanguageOptions } from "./go-sdk";
+import {
+  type AnyTypeSpec,
+  type DeclaredType,
+  type JsonSchema,
+  jsonSchemaOf,
+  type PropertySpec,
+  pascal,
+  SchemaTypes,
+  type TypeSpec,
+  typeToken,
+  withDescription,
+} from "./schema-types";
 import { sdkReadme } from "./sdk-readme";
 import { PACKAGE } from "./tokens";
+
+export type { AnyTypeSpec, PropertySpec, TypeSpec, UnionTypeSpec } from "./schema-types";
 
 const packageJson: { version: string } = require("../package.json");
 
@@ -74,304 +91,119 @@ function languageOptions(): Record<string, object> {
   };
 }
 
-/** A JSON Schema node, as `z.toJSONSchema` writes it. */
-type JsonSchema = {
-  type?: string | string[];
-  items?: JsonSchema;
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-  additionalProperties?: JsonSchema | boolean;
-  enum?: unknown[];
-  const?: unknown;
-  anyOf?: JsonSchema[];
-  allOf?: JsonSchema[];
-  description?: string;
-};
-
-/** A Pulumi type spec (`pulumi.json` `$defs/typeSpec`). */
-export type TypeSpec =
-  | { type: "string" | "boolean" | "integer" | "number" }
-  | { type: "array"; items: TypeSpec }
-  | { type: "object"; additionalProperties: TypeSpec }
-  | { $ref: string };
-
-/** A Pulumi property spec. */
-export type PropertySpec = TypeSpec & { description?: string; secret?: boolean; replaceOnChanges?: boolean };
-
-const ANY: TypeSpec = { $ref: "pulumi.json#/Any" };
-
-/** The Pulumi type of a JSON Schema node; `Any` for what Pulumi types cannot say (unions, open objects). */
-export function pulumiType(node: JsonSchema | undefined): TypeSpec {
-  if (!node) return ANY;
-  if (node.allOf?.length === 1) return pulumiType(node.allOf[0]);
-  if (node.anyOf) {
-    const options = node.anyOf.map(pulumiType);
-    const first = JSON.stringify(options[0]);
-    return options.every((o) => JSON.stringify(o) === first) ? options[0] : ANY;
-  }
-  const type = node.type ?? (node.const !== undefined ? typeof node.const : undefined);
-  switch (type) {
-    case "string":
-    case "boolean":
-    case "integer":
-    case "number":
-      return { type };
-    case "array":
-      return { type: "array", items: pulumiType(node.items) };
-    case "object":
-      if (!node.properties && typeof node.additionalProperties === "object")
-        return { type: "object", additionalProperties: pulumiType(node.additionalProperties) };
-      return ANY;
-    default:
-      return ANY;
-  }
-}
-
-function jsonSchema(schema: z.ZodType, io: "input" | "output" = "input"): JsonSchema {
-  return z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema;
-}
-
-function withDescription(type: TypeSpec, node: JsonSchema | undefined): PropertySpec {
-  return node?.description ? { ...type, description: node.description } : { ...type };
-}
-
-/** The enum and object types the schema declares (`custody:index:VaultType` …), filled as specs are made. */
-type EnumTypes = Record<
-  string,
-  | { type: "string"; enum: { value: string; description?: string }[]; description: string }
-  | { type: "object"; properties: Record<string, PropertySpec>; required?: string[]; description: string }
->;
-
 /**
- * Why some enum values are for adoption only, by resource and input: the values are declared (an existing
- * vault of that type can be declared and imported, and the code `pulumi import` generates names them as enum
- * members, which compiles in every language), and `check` refuses a create of them.
+ * The type of an input: a string enum becomes an enum type named after the resource and the input
+ * (`custody:index:VaultKeyType`), so that generated SDKs offer the values, with the notes the declaration gives
+ * some values. The enum holds every value that an existing object can have, so that an import of any object
+ * generates code that compiles.
  */
-const ADOPT_ONLY_VALUES: Record<string, Record<string, Readonly<Record<string, string>>>> = {
-  [vaultResource.kind]: { type: ADOPT_ONLY_VAULT_TYPES },
-};
-
-/**
- * The type of an input: a string enum of the input schema becomes an enum type named after the resource and
- * the property (`custody:index:VaultKeyType`), so that generated SDKs offer the values. The enum holds every
- * value that an existing object can have, so that an import of any object generates code that compiles.
- */
-function inputType(resource: string, name: string, node: JsonSchema, enums: EnumTypes): TypeSpec {
-  const values = node.enum;
-  if (node.type !== "string" || !values?.every((v): v is string => typeof v === "string"))
-    return pulumiType(node);
-  const token = `${PACKAGE}:index:${resource}${name[0].toUpperCase()}${name.slice(1)}`;
-  const adoptOnly = ADOPT_ONLY_VALUES[resource]?.[name] ?? {};
-  enums[token] = {
-    type: "string",
-    enum: values.map((value) =>
-      Object.hasOwn(adoptOnly, value)
-        ? { value, description: `${adoptOnly[value]}: adopt an existing one with adoptExisting: true.` }
-        : { value },
-    ),
-    description: `The values a ${resource} accepts for \`${name}\`.`,
-  };
-  return { $ref: `#/types/${token}` };
-}
-
-/** The resource spec of one resource, from its descriptor. */
-function resourceSpec(
+function inputType(
   resource: ResourceDescriptor,
-  enums: EnumTypes,
-  /** Types of outputs declared as named types instead (an enum, a field table). */
-  outputTypes: Record<string, TypeSpec> = {},
-): Record<string, unknown> {
-  const options = {
-    name: resource.kind,
-    enums,
-    description: resource.description,
-    inputs: resource.inputSchema,
-    outputs: resource.outputNames,
-    replaceOnChanges: resource.replaceOnChanges,
-    // The runtime's interface of the outputs (`VaultOutputs`), whose property types type the outputs.
-    outputInterface: `${resource.kind}Outputs`,
-    outputTypes,
-  };
-  const inputSchema = jsonSchema(options.inputs);
+  name: string,
+  node: JsonSchema,
+  notes: Readonly<Record<string, string>> | undefined,
+  types: SchemaTypes,
+): AnyTypeSpec {
+  const values = node.enum;
+  const typeName = `${resource.kind}${pascal(name)}`;
+  if (node.type !== "string" || !values?.every((v): v is string => typeof v === "string"))
+    return types.typeOf(node, typeName, `\`${name}\` of a ${resource.kind}`, `${resource.kind}.${name}`);
+  return types.enumType(typeName, `The values a ${resource.kind} accepts for \`${name}\`.`, values, notes);
+}
+
+/**
+ * The type of an output: a named type where the declaration names it (an enum, an object, or the result of a
+ * field table, which lists no required fields), otherwise its type as it stands. Outputs show what the API
+ * reports, which may be a value no input accepts: an input's enum is a string there.
+ */
+function outputType(
+  resource: ResourceDescriptor,
+  name: string,
+  type: z.ZodType,
+  types: SchemaTypes,
+): AnyTypeSpec {
+  const spec = outputOf(resource.fields, name)!;
+  const inner = type instanceof z.ZodOptional ? (type.unwrap() as z.ZodType) : type;
+  const node = jsonSchemaOf(inner);
+  if (spec.named) {
+    const { name: typeName, description } = spec.named;
+    if (inner instanceof z.ZodEnum) return types.enumType(typeName, description, inner.options as string[]);
+    return types.objectType(typeName, description, node, {
+      topLevel: true,
+      listRequired: !isTableType(inner),
+    });
+  }
+  return types.typeOf(
+    node,
+    `${resource.kind}${pascal(name)}`,
+    `\`${name}\` of a ${resource.kind}`,
+    `${resource.kind}.${name}`,
+  );
+}
+
+/** The resource spec of one resource, from its field declarations. */
+function resourceSpec(resource: ResourceDescriptor, types: SchemaTypes): Record<string, unknown> {
+  const fields: FieldDeclarations = resource.fields;
+  const required = requiredInputs(fields);
+  const secretIn = secretInputs(fields);
+  const secretOut = secretOutputs(fields);
   const inputProperties: Record<string, PropertySpec> = {};
-  for (const [name, node] of Object.entries(inputSchema.properties ?? {})) {
-    inputProperties[name] = withDescription(inputType(options.name, name, node, options.enums), node);
-    if (options.replaceOnChanges.includes(name)) inputProperties[name].replaceOnChanges = true;
+  for (const name of inputNames(fields)) {
+    const spec = inputOf(fields, name)!;
+    // An input the dynamic resource class sets itself (a VaultAddress's nameIsDefault) is not the program's.
+    if (spec.setByResource) continue;
+    const node = jsonSchemaOf(spec.type, "input");
+    const property = withDescription(inputType(resource, name, node, spec.valueNotes, types), node);
+    if (spec.change === "replace") property.replaceOnChanges = true;
+    if (secretIn.includes(name)) property.secret = true;
+    inputProperties[name] = property;
   }
   const properties: Record<string, PropertySpec> = {};
-  const declared = emittedTypes().outputs[options.outputInterface];
-  if (!declared)
-    throw new Error(`field-types.json has no interface ${options.outputInterface}: ${REGENERATE}`);
-  for (const name of options.outputs) {
-    const input = inputSchema.properties?.[name];
-    const type = declared[name];
-    if (!input && !type && !options.outputTypes?.[name])
-      throw new Error(
-        `output ${name} of ${options.name} is neither an input nor in ${options.outputInterface}`,
-      );
-    // Outputs show what the API reports, which may be a value no input accepts: enums stay strings there.
-    properties[name] = input
-      ? withDescription(pulumiType(input), input)
-      : (options.outputTypes?.[name] ??
-        namedObjects(
-          type!,
-          `${options.name}${pascal(name)}`,
-          `\`${name}\` of a ${options.name}`,
-          options.enums,
-        ));
+  for (const name of outputNames(fields)) {
+    const spec = outputOf(fields, name)!;
+    const property: PropertySpec = { ...outputType(resource, name, spec.type, types) };
+    if (secretOut.includes(name)) property.secret = true;
+    properties[name] = property;
   }
   return {
-    description: options.description,
+    description: resource.description,
     inputProperties,
-    requiredInputs: inputSchema.required ?? [],
+    requiredInputs: required,
     properties,
-    // Outputs always present: those the input schema requires (a read reports them from the live object).
-    required: options.outputs.filter((name) => (inputSchema.required ?? []).includes(name)),
+    // Outputs always present: the required inputs (a read reports them from the live object).
+    required: outputNames(fields).filter((name) => required.includes(name)),
   };
 }
 
-/**
- * A type as `pulumi-custody/field-types.json` holds it: a Pulumi type, except that an object with fixed fields is
- * inline (`properties`), to be declared as a named type ({@link namedObjects}).
- */
-type EmittedType =
-  | TypeSpec
-  | { type: "array"; items: EmittedType }
-  | { type: "object"; additionalProperties: EmittedType }
-  | { type: "object"; properties: Record<string, EmittedType>; required: string[] };
-
-/** What the provider's build read from the runtime's TypeScript types (`pulumi-custody/field-types.json`). */
-interface EmittedTypes {
-  /** The type of each field of each field table, by table name. */
-  tables: Record<string, Record<string, EmittedType>>;
-  /** The type of each property of each resource output interface, by interface name. */
-  outputs: Record<string, Record<string, EmittedType>>;
-}
-
-/** What to do when `field-types.json` is missing or stale. */
-const REGENERATE = "run `npm run generate -w pulumi-custody`";
-
-let emitted: EmittedTypes | undefined;
-
-function emittedTypes(): EmittedTypes {
-  try {
-    emitted ??= require("pulumi-custody/field-types.json") as EmittedTypes;
-  } catch (cause) {
-    throw new Error(`cannot read pulumi-custody/field-types.json: ${REGENERATE}`, { cause });
-  }
-  return emitted;
-}
-
-/** `vaultGroups` → `VaultGroups`. */
-function pascal(name: string): string {
-  return `${name[0].toUpperCase()}${name.slice(1)}`;
-}
-
-/**
- * The Pulumi type of an emitted type: each object with fixed fields becomes a named object type, `name` for the
- * outermost one and `name` + the field's name for those inside (`GetVaultsItemVaultGroupsItem`), so that
- * generated SDKs type nested results instead of leaving them `Any`.
- */
-function namedObjects(type: EmittedType, name: string, description: string, types: EnumTypes): TypeSpec {
-  if ("properties" in type) {
-    const properties: Record<string, PropertySpec> = {};
-    for (const [field, child] of Object.entries(type.properties))
-      properties[field] = namedObjects(
-        child,
-        `${name}${pascal(field)}`,
-        `\`${field}\` of ${description}`,
-        types,
-      );
-    types[typeToken(name)] = { type: "object", properties, required: type.required, description };
-    return { $ref: `#/types/${typeToken(name)}` };
-  }
-  if ("items" in type)
-    return {
-      type: "array",
-      items: namedObjects(type.items, `${name}Item`, `an item of ${description}`, types),
-    };
-  if ("additionalProperties" in type)
-    return {
-      type: "object",
-      additionalProperties: namedObjects(
-        type.additionalProperties,
-        `${name}Value`,
-        `a value of ${description}`,
-        types,
-      ),
-    };
-  return type;
-}
-
-/**
- * The field types of `table`, found by its field names (each table has its own set; the file names tables by
- * their variable's name, which the running code cannot see).
- */
-function fieldTypesOf(table: Readonly<Record<string, FieldReader>>): Record<string, EmittedType> {
-  const names = JSON.stringify(Object.keys(table).sort());
-  const matches = Object.entries(emittedTypes().tables).filter(
-    ([, types]) => JSON.stringify(Object.keys(types).sort()) === names,
-  );
-  if (matches.length !== 1)
-    throw new Error(`field-types.json has ${matches.length} tables with the fields ${names}: ${REGENERATE}`);
-  return matches[0][1];
-}
-
-/** The token of a type of this package (`VaultDetails` → `custody:index:VaultDetails`). */
-function typeToken(name: string): string {
-  return `${PACKAGE}:index:${name}`;
-}
-
-/** Declares an object type from a zod object schema; returns its reference. */
-function objectTypeOf(name: string, description: string, schema: z.ZodType, types: EnumTypes): TypeSpec {
-  const node = jsonSchema(schema, "output");
-  const properties: Record<string, PropertySpec> = {};
-  for (const [key, child] of Object.entries(node.properties ?? {}))
-    properties[key] = withDescription(pulumiType(child), child);
-  types[typeToken(name)] = { type: "object", properties, required: node.required ?? [], description };
-  return { $ref: `#/types/${typeToken(name)}` };
-}
-
-/** The enum type of a list of string values; returns its reference. */
-function enumTypeOf(
-  name: string,
-  description: string,
-  values: readonly string[],
-  types: EnumTypes,
-): TypeSpec {
-  types[typeToken(name)] = { type: "string", enum: values.map((value) => ({ value })), description };
-  return { $ref: `#/types/${typeToken(name)}` };
-}
-
-/** Declares the object type of a field table; returns its reference. */
+/** Declares the object type of a field table's results; returns its reference. */
 function fieldTableType(
   name: string,
   description: string,
   fields: Readonly<Record<string, FieldReader>>,
-  types: EnumTypes,
-): TypeSpec {
-  const found = fieldTypesOf(fields);
-  const properties: Record<string, PropertySpec> = {};
-  for (const field of Object.keys(fields))
-    properties[field] = namedObjects(
-      found[field],
-      `${name}${pascal(field)}`,
-      `\`${field}\` of ${name}`,
-      types,
-    );
-  types[typeToken(name)] = { type: "object", properties, description };
-  return { $ref: `#/types/${typeToken(name)}` };
+  types: SchemaTypes,
+): AnyTypeSpec {
+  const shape = Object.fromEntries(Object.entries(fields).map(([field, reader]) => [field, reader.type]));
+  return types.objectType(name, description, jsonSchemaOf(z.object(shape)), {
+    topLevel: true,
+    listRequired: false,
+  });
 }
 
 /** The function spec of a data source: its arguments as inputs, its result (a list as `items`) as outputs. */
-function functionSpec(spec: DataSourceSpec, types: EnumTypes): Record<string, unknown> {
+function functionSpec(spec: DataSourceSpec, types: SchemaTypes): Record<string, unknown> {
   const properties: Record<string, PropertySpec> = {};
   const required: string[] = [];
   for (const [arg, type] of Object.entries(spec.args)) {
-    const node = jsonSchema(type, "output");
-    properties[arg] = withDescription(pulumiType(node), {
-      description: node.description ?? type.description,
-    });
+    const node = jsonSchemaOf(type, "output");
+    properties[arg] = withDescription(
+      types.typeOf(
+        node,
+        `${pascal(spec.name)}Args${pascal(arg)}`,
+        `\`${arg}\` of \`${spec.name}\``,
+        `${spec.name}(${arg})`,
+      ),
+      { description: node.description ?? type.description },
+    );
     if (!type.safeParse(undefined).success) required.push(arg);
   }
   const suffix = { list: "Item", keyed: "Value", get: "Result" }[spec.kind];
@@ -385,11 +217,11 @@ function functionSpec(spec: DataSourceSpec, types: EnumTypes): Record<string, un
   const result = fieldTableType(typeName, description, spec.fields, types);
   let outputs: Record<string, unknown>;
   if (spec.kind === "get") {
-    outputs = structuredClone(types[typeToken(typeName)]);
+    outputs = structuredClone(types.declared[typeToken(typeName)]) as Record<string, unknown>;
     delete (outputs as { description?: string }).description;
     // The outputs are the result: a named type of the same shape would be a second definition, and in Go its
     // name is the function's own result type (`ExportVaultBalancesResult`), so the Go SDK would not compile.
-    delete types[typeToken(typeName)];
+    delete types.declared[typeToken(typeName)];
   } else {
     // An invoke answers with an object of fixed fields: a list comes back as `{ items: [...] }`, a keyed result
     // as `{ items: { <id>: ... } }` (`plugin/functions.ts`).
@@ -423,32 +255,13 @@ function configVariables(): Record<string, PropertySpec> {
 
 /** The package schema (JSON), as `GetSchema` returns it. */
 export function packageSchema(): Record<string, unknown> {
-  const enums: EnumTypes = {};
-  const details = fieldTableType(
-    "VaultDetails",
-    "The fields of a vault beyond its main ones (`vaultDetailFields` of the runtime).",
-    vaultDetailFields,
-    enums,
+  const types = new SchemaTypes();
+  const resources = Object.fromEntries(
+    CUSTODY_RESOURCES.map((resource) => [resource.pluginType, resourceSpec(resource, types)]),
   );
-  const outputTypes: Record<string, TypeSpec> = {
-    details,
-    pendingProposal: objectTypeOf(
-      "PendingVaultGroupProposal",
-      "A vault-group change proposal that was submitted and is waiting for approval.",
-      pendingVaultGroupProposalSchema,
-      enums,
-    ),
-    acquisition: enumTypeOf(
-      "VaultAcquisition",
-      "How the resource came to manage its vault.",
-      VAULT_ACQUISITIONS,
-      enums,
-    ),
-  };
-  const vault = resourceSpec(vaultResource, enums, outputTypes);
   const functions: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(FUNCTION_SPECS))
-    functions[functionToken(name)] = functionSpec(spec, enums);
+    functions[functionToken(name)] = functionSpec(spec, types);
   return {
     name: PACKAGE,
     displayName: "Custody",
@@ -468,11 +281,8 @@ export function packageSchema(): Record<string, unknown> {
       description: `The ${PACKAGE} provider.`,
       inputProperties: configVariables(),
     },
-    resources: {
-      [vaultResource.pluginType]: vault,
-      [vaultAddressResource.pluginType]: resourceSpec(vaultAddressResource, enums),
-    },
-    types: enums,
+    resources,
+    types: types.declared as Record<string, DeclaredType>,
     functions,
   };
 }

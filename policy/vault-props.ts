@@ -5,7 +5,16 @@
  * and treat the placeholders as unknown (docs/policy.md, "Values not known during a preview").
  */
 
-import { custodyResourceKind, vaultResource } from "pulumi-custody/core";
+import {
+  custodyResourceKind,
+  inputNames,
+  inputOf,
+  type ProgramInputsOf,
+  type ValueKind,
+  valueKindOf,
+  vaultDeclaration,
+  vaultResource,
+} from "pulumi-custody/core";
 
 /**
  * The Pulumi type token of a `Vault` of the dynamic provider (`pulumi-nodejs:dynamic/custody:Vault`); the rules
@@ -49,56 +58,55 @@ function unwrap(props: Record<string, unknown>): Record<string, unknown> {
   return target !== null && typeof target === "object" ? (target as Record<string, unknown>) : props;
 }
 
-/** A vault's inputs, read for the rules: each one known, unknown, or unset. */
-export interface VaultView {
-  /** The vault name (`name` input). */
-  name: Maybe<string | undefined>;
-  /** The vault type (`type` input). */
-  type: Maybe<string | undefined>;
-  /** The UTXO chain (`chain` input). */
-  chain: Maybe<string | undefined>;
-  /**
-   * The declared vault groups (`vaultGroupIds` input): the known ids, and whether some items are not known
-   * yet. `undefined` when unset.
-   */
-  vaultGroupIds: Maybe<{ known: string[]; someUnknown: boolean } | undefined>;
-  /** The `adoptExisting` input. */
-  adoptExisting: Maybe<boolean | undefined>;
-  /** The `archived` input: `true` when the program declares the vault archived. */
-  archived: Maybe<boolean | undefined>;
-}
+/** How the rules see an input's value: a list as its known items and whether any is unknown; an enum as text. */
+type Viewed<T> = [T] extends [readonly (infer U)[]]
+  ? { known: U[]; someUnknown: boolean }
+  : [T] extends [string]
+    ? string
+    : T;
 
-function read<T>(
-  raw: Record<string, unknown>,
-  key: string,
-  kind: "string" | "boolean",
-): Maybe<T | undefined> {
-  const value = raw[key];
+/**
+ * A vault's inputs, read for the rules: each input a program declares (one per input of the `Vault`'s
+ * declaration, pulumi-custody/core `vaultDeclaration`, with its documentation), known, unknown, or unset. A list
+ * (`vaultGroupIds`) is its known items, and whether some items are not known yet.
+ */
+export type VaultView = {
+  [K in keyof ProgramInputsOf<typeof vaultDeclaration>]-?: Maybe<
+    Viewed<Exclude<ProgramInputsOf<typeof vaultDeclaration>[K], undefined>> | undefined
+  >;
+};
+
+/** An input as the rules see it, by the kind of its values (`valueKindOf` of its declared type). */
+function viewOf(value: unknown, kind: { kind: ValueKind; items?: ValueKind }): unknown {
   if (isUnknownValue(value)) return UNKNOWN;
   if (value === undefined || value === null) return undefined;
-  // `check` of the resource rejects other types before a policy runs; a value of another type is not one
-  // the rules can judge, so it counts as unset.
-  return typeof value === kind ? (value as T) : undefined;
+  if (kind.kind === "list") {
+    if (!Array.isArray(value)) return undefined;
+    const known = value.filter((item) => !isUnknownValue(item) && ofKind(item, kind.items ?? "object"));
+    return { known, someUnknown: value.some(isUnknownValue) };
+  }
+  // `check` of the resource rejects other types before a policy runs; a value of another type is not one the
+  // rules can judge, so it counts as unset.
+  return ofKind(value, kind.kind) ? value : undefined;
 }
+
+function ofKind(value: unknown, kind: ValueKind): boolean {
+  if (kind === "list") return Array.isArray(value);
+  if (kind === "object") return value !== null && typeof value === "object" && !Array.isArray(value);
+  return typeof value === kind;
+}
+
+/** The inputs a program declares, each with the kind of its values. */
+const VIEWED_INPUTS = inputNames(vaultDeclaration)
+  .filter((name) => inputOf(vaultDeclaration, name)?.setByResource !== true)
+  .map((name) => ({ name, kind: valueKindOf(inputOf(vaultDeclaration, name)!.type) }));
 
 /** Reads a vault's inputs (the props a policy receives, proxied or plain). */
 export function vaultView(props: Record<string, unknown>): VaultView {
   const raw = unwrap(props);
-  const groups = raw.vaultGroupIds;
-  let vaultGroupIds: VaultView["vaultGroupIds"];
-  if (isUnknownValue(groups)) vaultGroupIds = UNKNOWN;
-  else if (Array.isArray(groups)) {
-    const known = groups.filter((g): g is string => typeof g === "string" && !isUnknownValue(g));
-    vaultGroupIds = { known, someUnknown: groups.some(isUnknownValue) };
-  } else vaultGroupIds = undefined;
-  return {
-    name: read<string>(raw, "name", "string"),
-    type: read<string>(raw, "type", "string"),
-    chain: read<string>(raw, "chain", "string"),
-    vaultGroupIds,
-    adoptExisting: read<boolean>(raw, "adoptExisting", "boolean"),
-    archived: read<boolean>(raw, "archived", "boolean"),
-  };
+  return Object.fromEntries(
+    VIEWED_INPUTS.map(({ name, kind }) => [name, viewOf(raw[name], kind)]),
+  ) as VaultView;
 }
 
 /**

@@ -17,6 +17,7 @@ import {
   CustodyValidationError,
 } from "./errors";
 import type { SecretRedactor } from "./redact";
+import { UUID_PATTERN } from "./schema/common";
 import { prebuiltParse } from "./schema/compiled-validator";
 import { type EndpointName, type EndpointSpec, endpoints, fillPath } from "./schema/endpoints";
 import type { ValidationIssue } from "./schema/errors";
@@ -142,7 +143,6 @@ export interface RequestPipelineOptions {
   listConcurrency: number;
 }
 
-const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const IDEMPOTENCY_HEADER = "x-idempotence-id";
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 /** Headers the pipeline owns; a caller's values for them are ignored. */
@@ -240,7 +240,7 @@ export class RequestPipeline {
       }
     }
     const idempotencyId = args.headers && lowerCaseKeys(args.headers)[IDEMPOTENCY_HEADER];
-    if (idempotencyId !== undefined && !UUID.test(idempotencyId)) {
+    if (idempotencyId !== undefined && !UUID_PATTERN.test(idempotencyId)) {
       issues.push({ loc: ["header", IDEMPOTENCY_HEADER], msg: "must be a UUID", type: "invalid_format" });
     }
     if (issues.length > 0) {

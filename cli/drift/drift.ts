@@ -20,7 +20,7 @@ import {
   SEE_ANOTHER_RESOURCE,
   typeOfUrn,
 } from "pulumi-custody/core";
-import type { PreviewDiagnostic, PreviewJson, PreviewStep } from "../review/report";
+import type { PreviewDiagnostic, PreviewJson, PreviewStep } from "../review/preview";
 import { compareField, isMasked, plainValue } from "../review/values";
 
 /** The version of the report's shape (drift/report.schema.json). */

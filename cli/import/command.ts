@@ -18,8 +18,9 @@ import { environmentSecrets, redactorOf } from "../secrets";
 import { shownPath, shownText, shownValue } from "../shown";
 import { adoptedVaultInputs, dynamicProgram } from "./dynamic-program";
 import { FILTER_FLAGS, FILTER_USAGE } from "./filter";
-import { generateProgram, LANGUAGES, type Language, RUNTIME_OF } from "./generate";
-import { GO_PROGRAM_FILE, goModuleSteps } from "./go-program";
+import { generateProgram } from "./generate";
+import { goModuleSteps } from "./go-program";
+import { IMPORT_LANGUAGES, LANGUAGES, type Language, PROGRAM_FILE_OF, RUNTIME_OF } from "./languages";
 import {
   ProgressLine,
   planImport,
@@ -39,13 +40,7 @@ import {
 import { SPLIT_FLAGS, SPLIT_USAGE, splitImport } from "./split";
 
 /** The program file of each language, in the project directory, when `--out` is not given. */
-export const DEFAULT_PROGRAM: Readonly<Record<Language, string>> = {
-  typescript: "index.ts",
-  python: "__main__.py",
-  // The YAML host reads a program from Main.yaml beside a Pulumi.yaml that has none.
-  yaml: "Main.yaml",
-  go: GO_PROGRAM_FILE,
-};
+export const DEFAULT_PROGRAM: Readonly<Record<Language, string>> = PROGRAM_FILE_OF;
 
 /**
  * From this many resources the suggested `pulumi import` skips the engine's per-resource checkpoints, whose cost
@@ -114,7 +109,7 @@ export const importCommand: Command = {
     const dir = projectDirOf(args, io);
     const provider = oneOfFlag(args, "provider", ["plugin", "dynamic"] as const) ?? "plugin";
     const language = oneOfFlag(args, "language", LANGUAGES) ?? languageOfProject(dir, io.cwd);
-    if (provider === "dynamic" && language !== "typescript")
+    if (provider === "dynamic" && !("dynamic" in IMPORT_LANGUAGES[language]))
       throw new UsageError(
         `--provider dynamic writes TypeScript (the dynamic provider is the npm package pulumi-custody), not ${language}`,
       );
@@ -222,7 +217,7 @@ export const importCommand: Command = {
           )
         : undefined;
     if (provider === "dynamic") {
-      writeOutputFile(program, dynamicProgram(selection, { protect }), { overwrite: force });
+      writeOutputFile(program, dynamicProgram(selection, { protect, language }), { overwrite: force });
       io.stdout.write(
         [
           `Wrote ${shown(program)}: each vault declared as it is and adopted by its exact name (adoptExisting: true).`,

@@ -11,22 +11,11 @@ import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type Language, RUNTIME_OF } from "./languages";
 import { missingPluginMessage, withPluginSource } from "./plugin-source";
 import { runPulumi } from "./stacks";
 
-/** The languages a program can be generated in. */
-export const LANGUAGES = ["typescript", "python", "yaml", "go"] as const;
-
-/** One of {@link LANGUAGES}. */
-export type Language = (typeof LANGUAGES)[number];
-
-/** The Pulumi runtime of each language. */
-export const RUNTIME_OF: Readonly<Record<Language, string>> = {
-  typescript: "nodejs",
-  python: "python",
-  yaml: "yaml",
-  go: "go",
-};
+export { LANGUAGES, type Language, RUNTIME_OF } from "./languages";
 
 /** Options of {@link generateProgram}. */
 export interface GenerateOptions {

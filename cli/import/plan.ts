@@ -11,7 +11,7 @@ import type { CommandIo, ParsedArgs } from "../command";
 import { escapeControls, shownPath, shownText, shownValue } from "../shown";
 import { describeFilter, filterFromArgs, type ImportFilter } from "./filter";
 import { type ImportProvider, type LeftOut, type Selection, selectForImport } from "./select";
-import { withSplitGroup } from "./split";
+import { withSplitGroup } from "./split-groups";
 import {
   exportStack,
   holdingsOf,
@@ -105,7 +105,7 @@ export async function planImport(
   provider: ImportProvider = "plugin",
 ): Promise<Plan> {
   const cwd = projectDirOf(args, io);
-  // In a group's project of a split, only that group (split.ts).
+  // In a group's project of a split, only that group (split-groups.ts).
   const filter = withSplitGroup(
     filterFromArgs(args, { types: VAULT_TYPES, chains: UTXO_CHAIN_IDS }),
     args,

@@ -25,7 +25,7 @@ export interface PlannedVault {
   readonly vault: VaultRecord;
   /** Its resource name. */
   readonly name: string;
-  /** Its inputs (`name`, `type`, `chain`, `keyType`, `endUserId`, `adoptExisting`). */
+  /** Its inputs: each input of the `Vault`'s declaration that the vault has, as a refresh reports it. */
   readonly inputs: Readonly<Record<string, unknown>>;
 }
 
@@ -37,7 +37,7 @@ export interface PlannedAddress {
   readonly address: UtxoVaultAddress;
   /** Its resource name. */
   readonly name: string;
-  /** Its inputs (`vaultId`, `name`, `addressType`). */
+  /** Its inputs: each input of the `VaultAddress`'s declaration that the address has. */
   readonly inputs: Readonly<Record<string, unknown>>;
 }
 

@@ -19,7 +19,7 @@ import type {
   PreviewPolicy,
   PreviewState,
   PreviewStep,
-} from "./report";
+} from "./preview";
 
 /** A step's state in an engine event (`StepEventStateMetadata`). */
 interface EventState {

@@ -8,8 +8,9 @@
  *   because the API lists no 404 for these two endpoints;
  * - an unknown `vault_group_id` (create) or group id in a proposal is a 404 `resource: "vault_group"`;
  * - a new change proposal supersedes the vault's pending one;
- * - names of vaults and addresses follow the provider's rules (docs/provider.md, "Names") with a higher byte
- *   limit, so every name the emulator holds can be looked up by name; a broken rule is a 422 at `body.name`.
+ * - names of vaults and addresses follow the sdk's one rule of names for a name the service holds
+ *   (`nameRuleViolations(name, "held")`: the provider's rules with a higher byte limit, docs/api-notes.md
+ *   "Names"), so every name the emulator holds can be looked up by name; a broken rule is a 422 at `body.name`.
  */
 import { type CreateVaultRequest, nameRuleViolations } from "@pulumi-custody/sdk/schema";
 import { invalidField, notFound, preconditionFailed, validationFailed } from "../api-error";
@@ -23,16 +24,9 @@ import type { HandlerContext, Handlers } from "./types";
 /** The most vaults an organization may hold (`max_vaults_reached`). */
 export const MAX_VAULTS = 200_000;
 
-/**
- * The longest vault or address name, in UTF-8 bytes. Above the provider's 256, so the names the provider
- * derives (`<name> (archived 1a2b3c4d)`) fit; percent-encoded (3,072 URL characters at most) it still fits in
- * one lookup by name under Node's 16 KiB request-head limit (README "Behaviour").
- */
-const MAX_NAME_BYTES = 1024;
-
 /** Refuses a vault or address name that breaks a rule of names: a 422 with one issue per rule at `body.name`. */
 export function requireValidName(name: string): void {
-  const violations = nameRuleViolations(name, MAX_NAME_BYTES);
+  const violations = nameRuleViolations(name, "held");
   if (violations.length === 0) return;
   throw validationFailed(
     violations.map(({ rule, reason }) => ({

@@ -3,6 +3,7 @@
  * envelope common to every type, plus chain, parties and amounts for the modelled EVM, Solana and UTXO
  * transfers. Other types keep their request `details` as sent.
  */
+import { UUID_PATTERN } from "@pulumi-custody/sdk/schema";
 import { preconditionFailed } from "../api-error";
 import { findAsset } from "../seed/assets";
 import { findChain, findEvmChain } from "../seed/chains";
@@ -27,7 +28,7 @@ export function vaultTypeFor(transactionType: string): string {
 }
 
 /** A bare vault id, as real clients send it for `to` (docs/api-notes.md, "Transactions"). */
-const VAULT_ID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+const VAULT_ID = UUID_PATTERN;
 
 /** A resolved recipient: its address, and the vault it belongs to when it names one of ours. */
 interface Recipient {

@@ -2,8 +2,9 @@
  * `pulumi-custody/core`: the runtime core, shared by the dynamic provider (its serialized shims load this module
  * in the provider process), the provider plugin (`@pulumi-custody/plugin`), the policy pack and the command line
  * (`@pulumi-custody/cli`). It is their only door into this package:
- * - the resources, each declared once ({@link CUSTODY_RESOURCES}): type tokens, input schema, outputs,
- *   replace-on-change inputs and lifecycle;
+ * - the resources, each declared once ({@link CUSTODY_RESOURCES}): type tokens, fields (each input and output
+ *   declared once: {@link vaultDeclaration}, {@link vaultAddressDeclaration}) and what derives from them, and
+ *   lifecycle;
  * - the settings ({@link SETTINGS}, {@link connect}; {@link configure} and {@link providerClient} in a provider
  *   process): explicit values, stack config, the environment or a plugin's `Configure` in, a verified client
  *   out, through one door.
@@ -14,7 +15,32 @@
  */
 import { vaultAddressResource, vaultResource } from "./resources";
 
-export type { FieldReader } from "./field-tables";
+export { type FieldReader, isTableType } from "./field-tables";
+export { type CheckOptions, type CheckResult, checkInputs } from "./fields/check";
+export {
+  carrierOf,
+  type DeclaredInputsOf,
+  type DeclaredOutputsOf,
+  type FieldDeclarations,
+  type FieldSpec,
+  type InputChange,
+  type InputSpec,
+  inputNames,
+  inputOf,
+  type OnlyWhen,
+  type OutputSpec,
+  outputNames,
+  outputOf,
+  type ProgramInputsOf,
+  type ReviewSection,
+  type ReviewSpec,
+  requiredInputs,
+  secretInputs,
+  secretOutputs,
+  type ValueKind,
+  valueKindOf,
+} from "./fields/declare";
+export { changedInputs, sameValue } from "./fields/diff";
 export { exitWhenEngineIsGone } from "./host/dynamic-provider-host";
 export { maskNotices, type NoticeSink, setNoticeSink } from "./host/notices";
 export { recordResourceUrn } from "./host/resource-urns";
@@ -68,10 +94,12 @@ export {
   type SettingSpec,
   type SettingsSource,
 } from "./settings/sources";
+export { vaultDeclaration } from "./vault/declaration";
 export { vaultDetailFields } from "./vault/fields";
 export { VAULT_NAME_IS_SECRET } from "./vault/secret-name";
 export { pendingVaultGroupProposalSchema, VAULT_ACQUISITIONS } from "./vault/state-values";
 export type * from "./vault/types";
+export { vaultAddressDeclaration } from "./vault-address/declaration";
 export type * from "./vault-address/types";
 
 /** The Vault provider methods (what the shims of `pulumi-custody/provider-runtime/vault` call). */

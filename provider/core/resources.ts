@@ -1,37 +1,41 @@
 /**
  * The custody resources, each declared once. A descriptor holds what every layer needs of a resource: its
- * type tokens on both paths, its input schema, the outputs it declares, the inputs whose change replaces it,
- * and its lifecycle. Everything else derives from these two declarations:
+ * type tokens on both paths, its fields (each input and output declared once, ./vault/declaration.ts and
+ * ./vault-address/declaration.ts) and what derives from them (the input schema, the outputs it declares, the
+ * inputs whose change replaces it), and its lifecycle. Everything else derives from these two declarations:
  * - the dynamic resource classes (`provider/resources`) and their serialized shims (`provider/shims`);
  * - the provider plugin's schema and method table (`@pulumi-custody/plugin`);
  * - the resource type lists of the policy pack and of `custody review`.
  */
 import type { z } from "zod";
 import { shownMessage } from "./api-errors";
+import {
+  type FieldDeclarations,
+  inputNames,
+  inputsSchema,
+  outputNames,
+  replaceOnChanges,
+} from "./fields/declare";
 import { engineSafeFailures } from "./inputs/schemas";
 import { refusedInProgram } from "./inputs/well-formed";
+import type { ResourceLifecycle } from "./lifecycle";
 import { providerClient } from "./settings/provider-process";
-import { checkedVaultInputs, checkVault, VAULT_INPUTS, vaultInputsSchema } from "./vault/check";
+import { checkedVaultInputs, checkVault } from "./vault/check";
 import { createVault } from "./vault/create";
-import { diffVault, VAULT_REPLACE_INPUTS } from "./vault/diff";
+import { vaultDeclaration } from "./vault/declaration";
+import { diffVault } from "./vault/diff";
 import { deleteVault, readVault, updateVault } from "./vault/lifecycle";
-import { VAULT_OUTPUT_NAMES } from "./vault/outputs";
 import { withSecretNames } from "./vault/secret-name";
-import {
-  checkedVaultAddressInputs,
-  checkVaultAddress,
-  diffVaultAddress,
-  VAULT_ADDRESS_INPUTS,
-  VAULT_ADDRESS_REPLACE_INPUTS,
-  vaultAddressInputsSchema,
-} from "./vault-address/check-diff";
+import { checkedVaultAddressInputs, checkVaultAddress, diffVaultAddress } from "./vault-address/check-diff";
+import { vaultAddressDeclaration } from "./vault-address/declaration";
 import {
   createVaultAddress,
   deleteVaultAddress,
   readVaultAddress,
   updateVaultAddress,
 } from "./vault-address/lifecycle";
-import { VAULT_ADDRESS_OUTPUT_NAMES } from "./vault-address/outputs";
+
+export type { ResourceCheckFailure, ResourceLifecycle } from "./lifecycle";
 
 /** The kinds of custody resources, by their type name. */
 export type CustodyResourceKind = "Vault" | "VaultAddress";
@@ -41,36 +45,6 @@ export const DYNAMIC_RESOURCE_MODULE = "custody";
 
 /** The package name of the provider plugin: config keys are `custody:<key>`, tokens `custody:index:<Name>`. */
 export const PLUGIN_PACKAGE = "custody";
-
-type Props = Record<string, unknown>;
-
-/** A property that failed `check`, and why. */
-export interface ResourceCheckFailure {
-  /** The input property, as the program spells it. */
-  property: string;
-  /** The rule it broke. */
-  reason: string;
-}
-
-/** The provider methods of a resource, on plain values (what both the dynamic provider and the plugin call). */
-export interface ResourceLifecycle {
-  /** Validates and normalizes the inputs; runs during previews too. */
-  check(olds: Props, news: Props): Promise<{ inputs: Props; failures?: ResourceCheckFailure[] }>;
-  /** Compares the outputs (as last seen) with the desired inputs. */
-  diff(
-    id: string,
-    olds: Props,
-    news: Props,
-  ): Promise<{ changes: boolean; replaces?: string[]; deleteBeforeReplace?: boolean }>;
-  /** Creates, restores or adopts the object. */
-  create(inputs: Props): Promise<{ id: string; outs: object }>;
-  /** Reads the live object; no `id` when it is gone. */
-  read(id: string, props: Props): Promise<{ id?: string; props?: object; inputs?: Props }>;
-  /** Brings the object to the desired inputs. */
-  update(id: string, olds: Props, news: Props): Promise<{ outs: object }>;
-  /** Archives (a vault) or forgets (an address). */
-  delete(id: string, props: Props): Promise<void>;
-}
 
 /** One custody resource, declared once. */
 export interface ResourceDescriptor {
@@ -82,10 +56,9 @@ export interface ResourceDescriptor {
   readonly pluginType: string;
   /** What it is and what destroying it does, for the plugin's schema. */
   readonly description: string;
-  /**
-   * The inputs its runtime accepts, in declaration order: those of `inputSchema`, and those the dynamic resource
-   * class sets itself (a `VaultAddress`'s `nameIsDefault`).
-   */
+  /** Its fields: each input and output, declared once. */
+  readonly fields: FieldDeclarations;
+  /** The inputs it accepts, in declaration order. */
   readonly inputNames: readonly string[];
   /**
    * The zod schema of the inputs a program declares: the plugin's schema declares them, and `check` validates
@@ -111,7 +84,7 @@ async function checked<T extends { failures?: unknown[] }>(result: T): Promise<T
 
 function descriptor(
   kind: CustodyResourceKind,
-  rest: Omit<ResourceDescriptor, "kind" | "dynamicType" | "pluginType">,
+  rest: Pick<ResourceDescriptor, "description" | "fields" | "lifecycle">,
 ): ResourceDescriptor {
   const { check } = rest.lifecycle;
   return {
@@ -119,6 +92,10 @@ function descriptor(
     dynamicType: `pulumi-nodejs:dynamic/${DYNAMIC_RESOURCE_MODULE}:${kind}`,
     pluginType: `${PLUGIN_PACKAGE}:index:${kind}`,
     ...rest,
+    inputNames: inputNames(rest.fields),
+    inputSchema: inputsSchema(rest.fields),
+    outputNames: outputNames(rest.fields),
+    replaceOnChanges: replaceOnChanges(rest.fields),
     lifecycle: withMessagesShown({
       ...rest.lifecycle,
       // An input the program refused once it resolved arrives as its reason (./inputs/well-formed.ts): it fails
@@ -184,10 +161,7 @@ function errorShown(err: unknown): unknown {
 export const vaultResource: ResourceDescriptor = descriptor("Vault", {
   description:
     "A custody vault. Destroying it archives the vault (the API cannot delete vaults); creating it again restores it.",
-  inputNames: VAULT_INPUTS,
-  inputSchema: vaultInputsSchema(),
-  outputNames: VAULT_OUTPUT_NAMES,
-  replaceOnChanges: VAULT_REPLACE_INPUTS,
+  fields: vaultDeclaration,
   // A secret name is kept out of notices and errors (./vault/secret-name.ts).
   lifecycle: withSecretNames({
     check: async (olds, news) => checked(checkVault(olds, news)),
@@ -203,10 +177,7 @@ export const vaultResource: ResourceDescriptor = descriptor("Vault", {
 export const vaultAddressResource: ResourceDescriptor = descriptor("VaultAddress", {
   description:
     "An address of a UTXO vault. Destroying it only forgets it (the API cannot delete addresses). Import id: `<vault id>/<address id>`.",
-  inputNames: VAULT_ADDRESS_INPUTS,
-  inputSchema: vaultAddressInputsSchema(),
-  outputNames: VAULT_ADDRESS_OUTPUT_NAMES,
-  replaceOnChanges: VAULT_ADDRESS_REPLACE_INPUTS,
+  fields: vaultAddressDeclaration,
   lifecycle: {
     check: async (olds, news) => checked(checkVaultAddress(olds, news)),
     diff: (id, olds, news) => diffVaultAddress(id, olds, news),

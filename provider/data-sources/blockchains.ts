@@ -8,8 +8,8 @@ import {
   ListBlockchainsQuery,
   SuggestedFees,
 } from "@pulumi-custody/sdk";
-import type { z } from "zod";
-import { type Projected, project, withoutUndefined } from "../core/field-tables";
+import { z } from "zod";
+import { field, type Projected, project, withoutUndefined } from "../core/field-tables";
 import { type DataSourceEntry, getDataSource, listDataSource } from "./define";
 import { asMember } from "./fields";
 
@@ -31,21 +31,24 @@ export interface GetBlockchainsArgs {
   maxItems?: number;
 }
 
-/** A block explorer's URLs. */
-export interface BlockchainExplorerInfo {
+/** The shape of a {@link BlockchainExplorerInfo}. */
+const blockchainExplorerInfo = z.object({
   /** URL of a transaction page. */
-  transactionUrl: string;
+  transactionUrl: z.string(),
   /** URL of an address page. */
-  addressUrl: string;
+  addressUrl: z.string(),
   /** The explorer's home page. */
-  rootUrl: string;
+  rootUrl: z.string(),
   /** Transaction URL template with a `%s` placeholder. */
-  transactionFormatUrl?: string;
+  transactionFormatUrl: z.string().optional(),
   /** Address URL template with a `%s` placeholder. */
-  addressFormatUrl?: string;
+  addressFormatUrl: z.string().optional(),
   /** Asset URL template with a `%s` placeholder. */
-  assetFormatUrl?: string;
-}
+  assetFormatUrl: z.string().optional(),
+});
+
+/** A block explorer's URLs. */
+export interface BlockchainExplorerInfo extends z.output<typeof blockchainExplorerInfo> {}
 
 /** A chain record with its EVM or Cosmos member picked once (the union's last member takes any type). */
 interface ChainView {
@@ -57,23 +60,23 @@ interface ChainView {
 /** What the blockchain data source shows, read from the sdk's record. */
 const blockchainFields = {
   /** Chain unique id, e.g. `evm_ethereum_mainnet`, `bitcoin_mainnet`. */
-  uniqueId: ({ chain }: ChainView): string => chain.unique_id,
+  uniqueId: field(z.string(), ({ chain }: ChainView) => chain.unique_id),
   /** Chain family: `evm`, `utxo`, `solana`, `cosmos`, … */
-  chainType: ({ chain }: ChainView): string => chain.chain_type,
+  chainType: field(z.string(), ({ chain }: ChainView) => chain.chain_type),
   /** Display name. */
-  name: ({ chain }: ChainView): string => chain.name,
+  name: field(z.string(), ({ chain }: ChainView) => chain.name),
   /** Symbol of the native currency, e.g. `ETH`. */
-  nativeCurrencySymbol: ({ chain }: ChainView): string => chain.native_currency_symbol,
+  nativeCurrencySymbol: field(z.string(), ({ chain }: ChainView) => chain.native_currency_symbol),
   /** Name of the native currency, e.g. `Ether`. */
-  nativeCurrencyName: ({ chain }: ChainView): string => chain.native_currency_name,
+  nativeCurrencyName: field(z.string(), ({ chain }: ChainView) => chain.native_currency_name),
   /** Whether it is a testnet. */
-  isTestnet: ({ chain }: ChainView): boolean => chain.is_testnet,
+  isTestnet: field(z.boolean(), ({ chain }: ChainView) => chain.is_testnet),
   /** Whether it is enabled for the organization. */
-  isEnabled: ({ chain }: ChainView): boolean => chain.is_enabled,
+  isEnabled: field(z.boolean(), ({ chain }: ChainView) => chain.is_enabled),
   /** Logo URL. */
-  logoUrl: ({ chain }: ChainView): string | undefined => chain.logo_url,
+  logoUrl: field(z.string().optional(), ({ chain }: ChainView) => chain.logo_url),
   /** Block explorer URLs. */
-  explorer: ({ chain }: ChainView): BlockchainExplorerInfo | undefined => {
+  explorer: field(blockchainExplorerInfo.optional(), ({ chain }: ChainView) => {
     const explorer = chain.blockchain_explorer;
     if (!explorer) return undefined;
     return withoutUndefined({
@@ -84,25 +87,28 @@ const blockchainFields = {
       addressFormatUrl: explorer.address_format_url,
       assetFormatUrl: explorer.asset_format_url,
     });
-  },
+  }),
   /** Numeric EVM chain id (evm). */
-  chainId: ({ evm }: ChainView): number | undefined => evm?.chain_id,
+  chainId: field(z.number().optional(), ({ evm }: ChainView) => evm?.chain_id),
   /** Named EVM chain id, e.g. `arbitrum_mainnet` (evm). */
-  namedChainId: ({ evm }: ChainView): string | undefined => evm?.named_chain_id,
+  namedChainId: field(z.string().optional(), ({ evm }: ChainView) => evm?.named_chain_id),
   /** Gas pricing: `dynamic` or `legacy` (evm). */
-  gasType: ({ evm }: ChainView): string | undefined => evm?.gas_type,
+  gasType: field(z.string().optional(), ({ evm }: ChainView) => evm?.gas_type),
   /** `default` or `custom` (evm). */
-  source: ({ evm }: ChainView): string | undefined => evm?.source,
+  source: field(z.string().optional(), ({ evm }: ChainView) => evm?.source),
   /** RPC URL of a custom chain (evm). */
-  rpcUrl: ({ evm }: ChainView): string | undefined => evm?.rpc_url,
+  rpcUrl: field(z.string().optional(), ({ evm }: ChainView) => evm?.rpc_url),
   /** Whether MEV-protected submission is available (evm). */
-  supportsMevProtectedNode: ({ evm }: ChainView): boolean | undefined => evm?.supports_mev_protected_node,
+  supportsMevProtectedNode: field(
+    z.boolean().optional(),
+    ({ evm }: ChainView) => evm?.supports_mev_protected_node,
+  ),
   /** Whether EIP-7702 is supported (evm). */
-  supports7702: ({ evm }: ChainView): boolean | undefined => evm?.supports_7702,
+  supports7702: field(z.boolean().optional(), ({ evm }: ChainView) => evm?.supports_7702),
   /** Base denomination (cosmos). */
-  baseDenom: ({ cosmos }: ChainView): string | undefined => cosmos?.base_denom,
+  baseDenom: field(z.string().optional(), ({ cosmos }: ChainView) => cosmos?.base_denom),
   /** Bech32 address prefix (cosmos). */
-  bech32Prefix: ({ cosmos }: ChainView): string | undefined => cosmos?.bech32_prefix,
+  bech32Prefix: field(z.string().optional(), ({ cosmos }: ChainView) => cosmos?.bech32_prefix),
 };
 
 /** A blockchain the platform supports (`EnrichedChain`). */
@@ -150,27 +156,33 @@ export interface GetSuggestedFeesArgs {
   chainTypes?: string[];
 }
 
-/** One fee level of an EVM chain. */
-export interface EvmFeeLevel {
+/** The shape of an {@link EvmFeeLevel}. */
+const evmFeeLevel = z.object({
   /** Gas price in wei (legacy pricing). */
-  price?: string;
+  price: z.string().optional(),
   /** Priority fee per gas in wei (dynamic pricing). */
-  maxPriorityFeePerGas?: string;
+  maxPriorityFeePerGas: z.string().optional(),
   /** Maximum fee per gas in wei (dynamic pricing). */
-  maxFeePerGas?: string;
-}
+  maxFeePerGas: z.string().optional(),
+});
+
+/** One fee level of an EVM chain. */
+export interface EvmFeeLevel extends z.output<typeof evmFeeLevel> {}
+
+/** The shape of {@link EvmFees}. */
+const evmFeesShape = z.object({
+  /** `legacy` (a gas price per level) or `dynamic` (EIP-1559 fees per level). */
+  pricing: z.string(),
+  /** Fees of the low priority level. */
+  low: evmFeeLevel,
+  /** Fees of the medium priority level. */
+  medium: evmFeeLevel,
+  /** Fees of the high priority level. */
+  high: evmFeeLevel,
+});
 
 /** The EVM fees of one chain: the pricing model and the three levels. */
-export interface EvmFees {
-  /** `legacy` (a gas price per level) or `dynamic` (EIP-1559 fees per level). */
-  pricing: string;
-  /** Fees of the low priority level. */
-  low: EvmFeeLevel;
-  /** Fees of the medium priority level. */
-  medium: EvmFeeLevel;
-  /** Fees of the high priority level. */
-  high: EvmFeeLevel;
-}
+export interface EvmFees extends z.output<typeof evmFeesShape> {}
 
 /** The modelled members of the sdk's `SuggestedFees` union (its last member takes any `type`). */
 const [EvmFeesRecord, PriorityFees, GasPriceFees, CosmosFees] = SuggestedFees.options;
@@ -203,21 +215,24 @@ function evmFees(fees: z.output<typeof EvmFeesRecord>["fees"]): EvmFees {
 /** What the suggested-fees data source shows of one chain; which fields are set depends on `type`. */
 const suggestedFeeFields = {
   /** Chain family of the fee shape: `evm`, `utxo`, `aptos`, `ton`, `starknet`, `cosmos`, `sui`, … */
-  type: ({ fee }: FeeView): string => fee.type,
+  type: field(z.string(), ({ fee }: FeeView) => fee.type),
   /** Chain unique id. */
-  chainUniqueId: ({ fee }: FeeView): string => fee.chain_unique_id,
+  chainUniqueId: field(z.string(), ({ fee }: FeeView) => fee.chain_unique_id),
   /** Low fee (utxo: per byte; aptos). */
-  low: ({ priority }: FeeView): string | undefined => priority?.low,
+  low: field(z.string().optional(), ({ priority }: FeeView) => priority?.low),
   /** Medium fee (utxo: per byte; aptos). */
-  medium: ({ priority }: FeeView): string | undefined => priority?.medium,
+  medium: field(z.string().optional(), ({ priority }: FeeView) => priority?.medium),
   /** High fee (utxo: per byte; aptos). */
-  high: ({ priority }: FeeView): string | undefined => priority?.high,
+  high: field(z.string().optional(), ({ priority }: FeeView) => priority?.high),
   /** Gas price (ton, starknet). */
-  gasPrice: ({ fee }: FeeView): string | undefined => asMember(GasPriceFees, fee)?.gas_price,
+  gasPrice: field(z.string().optional(), ({ fee }: FeeView) => asMember(GasPriceFees, fee)?.gas_price),
   /** Fee per signature (cosmos). */
-  feePerSignature: ({ fee }: FeeView): number | undefined => asMember(CosmosFees, fee)?.fee_per_signature,
+  feePerSignature: field(
+    z.number().optional(),
+    ({ fee }: FeeView) => asMember(CosmosFees, fee)?.fee_per_signature,
+  ),
   /** EVM fees: pricing model and the three levels. */
-  evm: ({ evm }: FeeView): EvmFees | undefined => (evm ? evmFees(evm.fees) : undefined),
+  evm: field(evmFeesShape.optional(), ({ evm }: FeeView) => (evm ? evmFees(evm.fees) : undefined)),
 };
 
 /** Suggested network fees of one chain (`SuggestedFees`); which fields are set depends on `type`. */

@@ -9,7 +9,7 @@ import {
   type User as UserRecord,
 } from "@pulumi-custody/sdk";
 import { z } from "zod";
-import { type Projected, project, withoutUndefined } from "../core/field-tables";
+import { field, type Projected, project, withoutUndefined } from "../core/field-tables";
 import { type DataSourceEntry, getDataSource, listDataSource } from "./define";
 
 /** Filters of {@link getUsers} (`GET /users`). */
@@ -44,13 +44,24 @@ export interface GetUsersArgs {
   maxItems?: number;
 }
 
-/** A user group as embedded in a user. */
-export interface UserGroupMembership {
+/** The shape of a {@link UserGroupMembership}. */
+const userGroupMembership = z.object({
   /** UserInfo group id. */
-  id: string;
+  id: z.string(),
   /** UserInfo group name. */
-  name: string;
-}
+  name: z.string(),
+});
+
+/** A user group as embedded in a user. */
+export interface UserGroupMembership extends z.output<typeof userGroupMembership> {}
+
+/** The shape of a user's IP allow-list settings. */
+const allowedIpSettings = z.object({
+  /** `allow_all` or `ip_list`. */
+  allowType: z.string(),
+  /** The allowed addresses when `allowType` is `ip_list`. */
+  ipList: z.array(z.string()).optional(),
+});
 
 function person(user: UserRecord) {
   return isModelledUser(user) && user.user_type === "person" ? user : undefined;
@@ -70,48 +81,44 @@ function memberships(groups: UserGroupRef[] | undefined): UserGroupMembership[] 
 /** What the user data sources show, read from the sdk's record; a kind not modelled shows the shared fields. */
 const userFields = {
   /** UserInfo id. */
-  id: (user: UserRecord): string => user.id,
+  id: field(z.string(), (user: UserRecord) => user.id),
   /** `person`, `api_user`, `api_signer` or `system`. */
-  userType: (user: UserRecord): string => user.user_type,
+  userType: field(z.string(), (user: UserRecord) => user.user_type),
   /** Display name (optional for persons). */
-  name: (user: UserRecord): string | undefined => user.name,
+  name: field(z.string().optional(), (user: UserRecord) => user.name),
   /** Email (persons). */
-  email: (user: UserRecord): string | undefined => person(user)?.email,
+  email: field(z.string().optional(), (user: UserRecord) => person(user)?.email),
   /** Lifecycle state. */
-  state: (user: UserRecord): string => user.state,
+  state: field(z.string(), (user: UserRecord) => user.state),
   /** Role (persons and API users): `admin`, `trader` or `viewer`. */
-  role: (user: UserRecord): string | undefined => member(user)?.role,
+  role: field(z.string().optional(), (user: UserRecord) => member(user)?.role),
   /** Creation time (ISO-8601). */
-  createdAt: (user: UserRecord): string => user.created_at,
+  createdAt: field(z.string(), (user: UserRecord) => user.created_at),
   /** Last modification time (ISO-8601). */
-  modifiedAt: (user: UserRecord): string => user.modified_at,
+  modifiedAt: field(z.string(), (user: UserRecord) => user.modified_at),
   /** Groups the user is an active member of. */
-  userGroups: (user: UserRecord): UserGroupMembership[] => memberships(member(user)?.user_groups),
+  userGroups: field(z.array(userGroupMembership), (user: UserRecord) =>
+    memberships(member(user)?.user_groups),
+  ),
   /** Groups the user is pending addition to. */
-  pendingAdditionToUserGroups: (user: UserRecord): UserGroupMembership[] =>
+  pendingAdditionToUserGroups: field(z.array(userGroupMembership), (user: UserRecord) =>
     memberships(member(user)?.pending_addition_to_user_groups),
+  ),
   /** Groups the user is pending removal from. */
-  pendingRemovalFromUserGroups: (user: UserRecord): UserGroupMembership[] =>
+  pendingRemovalFromUserGroups: field(z.array(userGroupMembership), (user: UserRecord) =>
     memberships(member(user)?.pending_removal_from_user_groups),
+  ),
   /** Last activity (API users). */
-  lastActiveAt: (user: UserRecord): string | undefined => apiUser(user)?.last_active_at,
+  lastActiveAt: field(z.string().optional(), (user: UserRecord) => apiUser(user)?.last_active_at),
   /** Last keep-alive (API signers). */
-  lastKeepAliveAt: (user: UserRecord): string | undefined =>
+  lastKeepAliveAt: field(z.string().optional(), (user: UserRecord) =>
     isModelledUser(user) && user.user_type === "api_signer" ? user.last_keep_alive_at : undefined,
+  ),
   /** IP allow-list settings (API users): `allow_all`, or `ip_list` with its addresses. */
-  allowedIpSettings: (
-    user: UserRecord,
-  ):
-    | {
-        /** `allow_all` or `ip_list`. */
-        allowType: string;
-        /** The allowed addresses when `allowType` is `ip_list`. */
-        ipList?: string[];
-      }
-    | undefined => {
+  allowedIpSettings: field(allowedIpSettings.optional(), (user: UserRecord) => {
     const ip = apiUser(user)?.allowed_ip_settings;
     return ip ? withoutUndefined({ allowType: ip.allow_type, ipList: ip.ip_list }) : undefined;
-  },
+  }),
 };
 
 /** A user of the organization. */
@@ -195,40 +202,43 @@ export interface GetUserGroupsArgs {
   maxItems?: number;
 }
 
-/** A change to a user group waiting for approval. */
-export interface UserGroupProposedChange {
+/** The shape of a {@link UserGroupProposedChange}. */
+const userGroupProposedChange = z.object({
   /** Change request id. */
-  id: string;
+  id: z.string(),
   /** When it was proposed (ISO-8601). */
-  createdAt: string;
+  createdAt: z.string(),
   /** New name, when the change renames the group. */
-  newName?: string;
+  newName: z.string().optional(),
   /** Users the change adds. */
-  addedUserIds: string[];
+  addedUserIds: z.array(z.string()),
   /** Users the change removes. */
-  removedUserIds: string[];
-}
+  removedUserIds: z.array(z.string()),
+});
+
+/** A change to a user group waiting for approval. */
+export interface UserGroupProposedChange extends z.output<typeof userGroupProposedChange> {}
 
 /** What the user-group data sources show, read from the sdk's record. */
 const userGroupFields = {
   /** UserInfo group id. */
-  id: (group: UserGroupRecord): string => group.id,
+  id: field(z.string(), (group: UserGroupRecord) => group.id),
   /** Name. */
-  name: (group: UserGroupRecord): string => group.name,
+  name: field(z.string(), (group: UserGroupRecord) => group.name),
   /** `active` or `deleted`. */
-  state: (group: UserGroupRecord): string => group.state,
+  state: field(z.string(), (group: UserGroupRecord) => group.state),
   /** Number of members. */
-  usersCount: (group: UserGroupRecord): number => group.users_count,
+  usersCount: field(z.number(), (group: UserGroupRecord) => group.users_count),
   /** Number of admins among them. */
-  adminsCount: (group: UserGroupRecord): number => group.admins_count,
+  adminsCount: field(z.number(), (group: UserGroupRecord) => group.admins_count),
   /** Creation time (ISO-8601). */
-  createdAt: (group: UserGroupRecord): string => group.created_at,
+  createdAt: field(z.string(), (group: UserGroupRecord) => group.created_at),
   /** Last modification time (ISO-8601). */
-  modifiedAt: (group: UserGroupRecord): string => group.modified_at,
+  modifiedAt: field(z.string(), (group: UserGroupRecord) => group.modified_at),
   /** Who modified it last. */
-  modifiedById: (group: UserGroupRecord): string | undefined => group.modified_by?.id,
+  modifiedById: field(z.string().optional(), (group: UserGroupRecord) => group.modified_by?.id),
   /** A pending change, if any. */
-  proposedChange: (group: UserGroupRecord): UserGroupProposedChange | undefined => {
+  proposedChange: field(userGroupProposedChange.optional(), (group: UserGroupRecord) => {
     const change = group.proposed_change;
     if (!change) return undefined;
     return withoutUndefined({
@@ -238,7 +248,7 @@ const userGroupFields = {
       addedUserIds: (change.added_users ?? []).map((u) => u.id),
       removedUserIds: (change.removed_users ?? []).map((u) => u.id),
     });
-  },
+  }),
 };
 
 /** A user group. */

@@ -2,7 +2,7 @@
 
 import { ListVaultAddressesQuery, type UtxoVaultAddress } from "@pulumi-custody/sdk";
 import { z } from "zod";
-import { type Projected, project } from "../core/field-tables";
+import { field, type Projected, project } from "../core/field-tables";
 import { vaultAddressFields } from "../core/vault-address/fields";
 import { type DataSourceEntry, listDataSource } from "./define";
 
@@ -25,7 +25,7 @@ export interface GetVaultAddressesArgs {
 /** What the address data sources show: the address id, then every field the `VaultAddress` resource shows. */
 const vaultAddressInfoFields = {
   /** Address id. */
-  id: (record: UtxoVaultAddress): string => record.id,
+  id: field(z.string(), (record: UtxoVaultAddress) => record.id),
   ...vaultAddressFields,
 };
 

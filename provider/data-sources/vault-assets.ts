@@ -6,7 +6,7 @@ import {
   type OwnedAsset as OwnedAssetRecord,
 } from "@pulumi-custody/sdk";
 import { z } from "zod";
-import { type Projected, project, withoutUndefined } from "../core/field-tables";
+import { field, type Projected, project, tableType, withoutUndefined } from "../core/field-tables";
 import { type DataSourceEntry, getDataSource, listDataSource } from "./define";
 
 /** Filters of {@link getVaultAssets} (`GET /vaults/{id}/assets`). */
@@ -27,25 +27,40 @@ export interface GetVaultAssetsArgs {
   maxItems?: number;
 }
 
-/** Balances in minor units (decimal strings). Older records have only `mined` and `pendingIncoming`. */
-export interface AssetBalances {
+/** The shape of {@link AssetBalances}. */
+const assetBalances = z.object({
   /** Total mined balance. */
-  totalMined?: string;
+  totalMined: z.string().optional(),
   /** Total incoming, not yet mined. */
-  totalPendingIncoming?: string;
+  totalPendingIncoming: z.string().optional(),
   /** Available mined balance. */
-  availableMined?: string;
+  availableMined: z.string().optional(),
   /** Available incoming, not yet mined. */
-  availablePendingIncoming?: string;
+  availablePendingIncoming: z.string().optional(),
   /** Frozen mined balance. */
-  frozenMined?: string;
+  frozenMined: z.string().optional(),
   /** Frozen incoming, not yet mined. */
-  frozenPendingIncoming?: string;
+  frozenPendingIncoming: z.string().optional(),
   /** Mined balance (older records). */
-  mined?: string;
+  mined: z.string().optional(),
   /** Incoming balance (older records). */
-  pendingIncoming?: string;
-}
+  pendingIncoming: z.string().optional(),
+});
+
+/** Balances in minor units (decimal strings). Older records have only `mined` and `pendingIncoming`. */
+export interface AssetBalances extends z.output<typeof assetBalances> {}
+
+/** The shape of an asset's price. */
+const assetPrice = z.object({
+  /** The price in minor units of the fiat currency, as a decimal string. */
+  price: z.string(),
+  /** The same price in whole fiat units, as a decimal string, e.g. `"3012.45"`. */
+  priceFloat: z.string(),
+  /** Fiat currency symbol, e.g. `usd`. */
+  currency: z.string(),
+  /** Decimals of the fiat currency's minor unit (2 for cents). */
+  decimals: z.number(),
+});
 
 /** An asset's `details`: its `type` is typed, the rest is as the API sends it. */
 type AssetDetails = AssetInfo["asset_identifier"]["details"];
@@ -62,30 +77,34 @@ function detailsChain(details: AssetDetails): string | undefined {
 /** What the asset data sources show, read from the sdk's record. */
 const ownedAssetFields = {
   /** Asset id. */
-  assetId: (owned: OwnedAssetRecord): string => owned.priced_asset.asset_info.id,
+  assetId: field(z.string(), (owned: OwnedAssetRecord) => owned.priced_asset.asset_info.id),
   /** Asset name, e.g. `Ether`. */
-  name: (owned: OwnedAssetRecord): string => owned.priced_asset.asset_info.name,
+  name: field(z.string(), (owned: OwnedAssetRecord) => owned.priced_asset.asset_info.name),
   /** Ticker symbol, e.g. `ETH`. */
-  symbol: (owned: OwnedAssetRecord): string => owned.priced_asset.asset_info.symbol,
+  symbol: field(z.string(), (owned: OwnedAssetRecord) => owned.priced_asset.asset_info.symbol),
   /** Decimals of the minor unit. */
-  decimals: (owned: OwnedAssetRecord): number => owned.priced_asset.asset_info.decimals,
+  decimals: field(z.number(), (owned: OwnedAssetRecord) => owned.priced_asset.asset_info.decimals),
   /** Whether the platform verified the asset. */
-  verified: (owned: OwnedAssetRecord): boolean => owned.priced_asset.asset_info.verified,
+  verified: field(z.boolean(), (owned: OwnedAssetRecord) => owned.priced_asset.asset_info.verified),
   /** Whether it is flagged as spam. */
-  isSpam: (owned: OwnedAssetRecord): boolean => owned.priced_asset.asset_info.is_spam,
+  isSpam: field(z.boolean(), (owned: OwnedAssetRecord) => owned.priced_asset.asset_info.is_spam),
   /** Chain family of the asset identifier (`evm`, `utxo`, …). */
-  assetType: (owned: OwnedAssetRecord): string => owned.priced_asset.asset_info.asset_identifier.type,
+  assetType: field(
+    z.string(),
+    (owned: OwnedAssetRecord) => owned.priced_asset.asset_info.asset_identifier.type,
+  ),
   /** Kind within the family: `native`, `erc20`, `spl`, … */
   // Exchange assets have no `details`: the field then reads "undefined", as it always has.
-  assetKind: (owned: OwnedAssetRecord): string =>
+  assetKind: field(z.string(), (owned: OwnedAssetRecord) =>
     String(owned.priced_asset.asset_info.asset_identifier.details?.type),
+  ),
   /** Chain unique id, when the record names it. */
-  chain: (owned: OwnedAssetRecord): string | undefined => {
+  chain: field(z.string().optional(), (owned: OwnedAssetRecord) => {
     const identifier = owned.priced_asset.asset_info.asset_identifier;
     return identifier.chain?.unique_id ?? detailsChain(identifier.details);
-  },
+  }),
   /** Balances in minor units. */
-  balances: ({ balances }: OwnedAssetRecord): AssetBalances =>
+  balances: field(assetBalances, ({ balances }: OwnedAssetRecord) =>
     withoutUndefined({
       totalMined: balances.total_mined,
       totalPendingIncoming: balances.total_pending_incoming,
@@ -96,23 +115,11 @@ const ownedAssetFields = {
       mined: balances.mined,
       pendingIncoming: balances.pending_incoming,
     }),
+  ),
   /** Deprecated single balance (minor units). */
-  balance: (owned: OwnedAssetRecord): string | undefined => owned.balance,
+  balance: field(z.string().optional(), (owned: OwnedAssetRecord) => owned.balance),
   /** Price in minor units of the fiat currency, with its decimals. */
-  price: (
-    owned: OwnedAssetRecord,
-  ):
-    | {
-        /** The price in minor units of the fiat currency, as a decimal string. */
-        price: string;
-        /** The same price in whole fiat units, as a decimal string, e.g. `"3012.45"`. */
-        priceFloat: string;
-        /** Fiat currency symbol, e.g. `usd`. */
-        currency: string;
-        /** Decimals of the fiat currency's minor unit (2 for cents). */
-        decimals: number;
-      }
-    | undefined => {
+  price: field(assetPrice.optional(), (owned: OwnedAssetRecord) => {
     const price = owned.priced_asset.price;
     if (!price) return undefined;
     return {
@@ -121,11 +128,14 @@ const ownedAssetFields = {
       currency: price.fiat_currency.currency_symbol,
       decimals: price.fiat_currency.decimals,
     };
-  },
+  }),
 };
 
 /** An asset held by a vault. */
 export interface OwnedAssetInfo extends Projected<typeof ownedAssetFields> {}
+
+/** The type of an {@link OwnedAssetInfo}, for the fields that hold assets (a vault's `nativeAssets`). */
+export const ownedAssetInfo = tableType(ownedAssetFields);
 
 /** Maps one API owned-asset record to an {@link OwnedAssetInfo}. */
 export function toOwnedAsset(owned: OwnedAssetRecord): OwnedAssetInfo {

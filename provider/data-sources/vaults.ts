@@ -9,10 +9,10 @@ import {
   type Vault,
 } from "@pulumi-custody/sdk";
 import { z } from "zod";
-import { type Projected, project } from "../core/field-tables";
+import { field, type Projected, project } from "../core/field-tables";
 import { keyHolder, liveVaultGroupIds, vaultDetailFields, vaultFields } from "../core/vault/fields";
 import { type DataSourceEntry, getDataSource, listDataSource, type QueryOf } from "./define";
-import { type OwnedAssetInfo, toOwnedAsset } from "./vault-assets";
+import { ownedAssetInfo, toOwnedAsset } from "./vault-assets";
 
 /** Filters of {@link getVaults} (`GET /vaults`). */
 export interface GetVaultsArgs {
@@ -44,13 +44,16 @@ export interface GetVaultsArgs {
   maxItems?: number;
 }
 
-/** A vault group a vault belongs to. */
-export interface VaultGroupInfo {
+/** The shape of a {@link VaultGroupInfo}. */
+const vaultGroupInfo = z.object({
   /** Vault group id. */
-  id: string;
+  id: z.string(),
   /** Vault group name. */
-  name: string;
-}
+  name: z.string(),
+});
+
+/** A vault group a vault belongs to. */
+export interface VaultGroupInfo extends z.output<typeof vaultGroupInfo> {}
 
 /** The vault groups of a vault record, with names (older records carry a single `vault_group`). */
 function liveVaultGroups(vault: Vault): VaultGroupInfo[] {
@@ -61,22 +64,25 @@ function liveVaultGroups(vault: Vault): VaultGroupInfo[] {
 /** What the vault data sources show: every field the `Vault` resource shows, and a few more. */
 const vaultInfoFields = {
   /** Vault id. */
-  id: (vault: Vault): string => vault.id,
+  id: field(z.string(), (vault: Vault) => vault.id),
   ...vaultFields,
   ...vaultDetailFields,
   /** Exchange (exchange vaults). */
-  exchangeType: (vault: Vault): string | undefined =>
+  exchangeType: field(z.string().optional(), (vault: Vault) =>
     isModelledVault(vault) && vault.type === "exchange" ? vault.exchange_type : undefined,
+  ),
   /** Vault groups it belongs to. */
-  vaultGroupIds: (vault: Vault): string[] => liveVaultGroupIds(vault) ?? [],
+  vaultGroupIds: field(z.array(z.string()), (vault: Vault) => liveVaultGroupIds(vault) ?? []),
   /** The same vault groups with their names; the API has no endpoint that lists vault groups. */
-  vaultGroups: liveVaultGroups,
+  vaultGroups: field(z.array(vaultGroupInfo), liveVaultGroups),
   /** UserInfo holding the key, if any. */
-  keyHolderId: (vault: Vault): string | undefined => keyHolder(vault)?.id,
+  keyHolderId: field(z.string().optional(), (vault: Vault) => keyHolder(vault)?.id),
   /** Whether an external signer holds the key. */
-  isExternalSigner: (vault: Vault): boolean | undefined => vault.is_external_signer,
+  isExternalSigner: field(z.boolean().optional(), (vault: Vault) => vault.is_external_signer),
   /** Positive native balances, when `positiveNativeBalanceChainIds` was given. */
-  nativeAssets: (vault: Vault): OwnedAssetInfo[] | undefined => vault.native_assets?.map(toOwnedAsset),
+  nativeAssets: field(z.array(ownedAssetInfo).optional(), (vault: Vault) =>
+    vault.native_assets?.map(toOwnedAsset),
+  ),
 };
 
 /** A vault as the data sources report it (read-only; see the `Vault` resource to manage one). */
@@ -170,46 +176,34 @@ export interface ExportVaultBalancesArgs {
   vaultTypes?: string[];
 }
 
-/** An asynchronous CSV export of vault balances. */
-export interface BalanceExport {
-  /** Export id. */
-  id: string;
-  /** When it was requested (ISO-8601). */
-  creationTime: string;
-  /** File type: `csv` or `zip`. */
-  type: string;
-  /** `created`, `in_progress`, `aborted`, `ready` or `error`. */
-  state: string;
-  /** Where to download the file once ready. */
-  downloadUrl: string;
-  /** When the download link expires (ISO-8601). */
-  expirationTime: string;
-  /** Items exported so far. */
-  successfulItemsCount: number;
-  /** Items that failed. */
-  failedItemsCount: number;
-  /** Items to export. */
-  totalItemsCount: number;
-  /** Kind of export (`vault`). */
-  resourceType: string;
-  /** Request id, to quote to support. */
-  requestId: string;
-}
-
 /** The fields of a {@link BalanceExport}, read from the API's export record. */
 const balanceExportFields = {
-  id: (record: Export): string => record.id,
-  creationTime: (record: Export): string => record.creation_time,
-  type: (record: Export): string => record.type,
-  state: (record: Export): string => record.state,
-  downloadUrl: (record: Export): string => record.download_url,
-  expirationTime: (record: Export): string => record.expiration_time,
-  successfulItemsCount: (record: Export): number => record.successful_items_count,
-  failedItemsCount: (record: Export): number => record.failed_items_count,
-  totalItemsCount: (record: Export): number => record.total_items_count,
-  resourceType: (record: Export): string => record.resource_type,
-  requestId: (record: Export): string => record.request_id,
-} satisfies Record<keyof BalanceExport, (record: Export) => unknown>;
+  /** Export id. */
+  id: field(z.string(), (record: Export) => record.id),
+  /** When it was requested (ISO-8601). */
+  creationTime: field(z.string(), (record: Export) => record.creation_time),
+  /** File type: `csv` or `zip`. */
+  type: field(z.string(), (record: Export) => record.type),
+  /** `created`, `in_progress`, `aborted`, `ready` or `error`. */
+  state: field(z.string(), (record: Export) => record.state),
+  /** Where to download the file once ready. */
+  downloadUrl: field(z.string(), (record: Export) => record.download_url),
+  /** When the download link expires (ISO-8601). */
+  expirationTime: field(z.string(), (record: Export) => record.expiration_time),
+  /** Items exported so far. */
+  successfulItemsCount: field(z.number(), (record: Export) => record.successful_items_count),
+  /** Items that failed. */
+  failedItemsCount: field(z.number(), (record: Export) => record.failed_items_count),
+  /** Items to export. */
+  totalItemsCount: field(z.number(), (record: Export) => record.total_items_count),
+  /** Kind of export (`vault`). */
+  resourceType: field(z.string(), (record: Export) => record.resource_type),
+  /** Request id, to quote to support. */
+  requestId: field(z.string(), (record: Export) => record.request_id),
+};
+
+/** An asynchronous CSV export of vault balances. */
+export interface BalanceExport extends Projected<typeof balanceExportFields> {}
 
 /** Maps the API's export record to a {@link BalanceExport}. */
 function toBalanceExport(record: Export): BalanceExport {

@@ -1,7 +1,27 @@
 /** What the dynamic resource classes derive from the resources' descriptors (provider/core/resources.ts). */
 import * as pulumi from "@pulumi/pulumi";
+import { type ProgramInputsOf, secretOutputs } from "../core/fields/declare";
 import { IllFormedInputError, refusedInput, refuseIllFormedInputs } from "../core/inputs/well-formed";
 import { DYNAMIC_RESOURCE_MODULE, type ResourceDescriptor } from "../core/resources";
+
+/**
+ * A declared input's value as a program gives it: a Pulumi `Input`, and each item of a list or each field of
+ * an object an `Input` too.
+ */
+type ArgValue<T> = [T] extends [readonly (infer U)[]]
+  ? pulumi.Input<pulumi.Input<U>[]>
+  : [T] extends [object]
+    ? pulumi.Input<{ [K in keyof T]: pulumi.Input<T[K]> }>
+    : pulumi.Input<T>;
+
+/**
+ * The arguments of a resource class, from its field declarations (provider/core/fields/declare.ts): each input
+ * a program declares, required or optional as declared, with the field's documentation.
+ */
+export type ArgsOf<D> = {
+  [K in keyof ProgramInputsOf<D>]: ArgValue<Exclude<ProgramInputsOf<D>[K], undefined>>;
+};
+
 import { withoutPromiseStacks } from "./promise-stacks";
 import { loadBuiltinsQuietly } from "./quiet-builtins";
 
@@ -60,7 +80,13 @@ export function dynamicResourceArgs(
     restore();
   }
   loadBuiltinsQuietly();
-  return [name, declaredProps(descriptor, guarded), opts, DYNAMIC_RESOURCE_MODULE, descriptor.kind];
+  // Outputs that hold a secret input are secret in the state, whether or not the program made them secret.
+  const secret = secretOutputs(descriptor.fields);
+  const options =
+    secret.length > 0
+      ? { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secret] }
+      : opts;
+  return [name, declaredProps(descriptor, guarded), options, DYNAMIC_RESOURCE_MODULE, descriptor.kind];
 }
 
 /** A `RunError`, so that the program's host prints the message alone, in one line. */

@@ -1,28 +1,16 @@
 import * as pulumi from "@pulumi/pulumi";
 import { vaultAddressResource } from "../core/resources";
-import type { CreatableAddressType, VaultAddressOutputs } from "../core/vault-address/types";
+import type { vaultAddressDeclaration } from "../core/vault-address/declaration";
+import type { VaultAddressOutputs } from "../core/vault-address/types";
 import { vaultAddressProvider } from "../shims";
-import { dynamicResourceArgs } from "./declare";
+import { type ArgsOf, dynamicResourceArgs } from "./declare";
 import { withoutPromiseStacks } from "./promise-stacks";
 
-/** The arguments of a {@link VaultAddress}. */
-export interface VaultAddressArgs {
-  /** Id of the UTXO vault that owns the address (e.g. a `Vault`'s `id`). **Changing it replaces the address.** */
-  vaultId: pulumi.Input<string>;
-  /**
-   * Address name, unique within the vault. Renaming is an in-place update. Default: the Pulumi resource name,
-   * so that every address can be found again by name: after a lost create response, and after `destroy`
-   * followed by `up` (an address that already has the name is adopted, never duplicated). A default name
-   * never renames an address that already has a name of its own (for example one created without a name by
-   * an earlier release).
-   */
-  name?: pulumi.Input<string>;
-  /**
-   * Address type: `legacy`, `segwit` or `taproot` (`p2sh` cannot be requested); the API's default when unset.
-   * **Changing it replaces the address** (the old one cannot be deleted; it is forgotten).
-   */
-  addressType?: pulumi.Input<CreatableAddressType>;
-}
+/**
+ * The arguments of a {@link VaultAddress}: one per input of its declaration
+ * (provider/core/vault-address/declaration.ts) that a program declares, with its documentation.
+ */
+export interface VaultAddressArgs extends ArgsOf<typeof vaultAddressDeclaration> {}
 
 /**
  * An address of a UTXO vault (`pulumi-nodejs:dynamic/custody:VaultAddress`). The resource id is the address id.

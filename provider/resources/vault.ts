@@ -1,58 +1,17 @@
 import * as pulumi from "@pulumi/pulumi";
 import { vaultResource } from "../core/resources";
+import type { vaultDeclaration } from "../core/vault/declaration";
 import { VAULT_NAME_IS_SECRET } from "../core/vault/secret-name";
-import type { CreatableKeyType, CreatableVaultType, UtxoChain, VaultOutputs } from "../core/vault/types";
+import type { VaultOutputs } from "../core/vault/types";
 import { vaultProvider } from "../shims";
-import { dynamicResourceArgs } from "./declare";
+import { type ArgsOf, dynamicResourceArgs } from "./declare";
 import { withoutPromiseStacks } from "./promise-stacks";
 
-/** The arguments of a {@link Vault}. */
-export interface VaultArgs {
-  /**
-   * Vault name. Names are unique among the organization's vaults that are not archived. Renaming is an
-   * in-place update (`PUT /vaults/{id}/name`).
-   */
-  name: pulumi.Input<string>;
-  /**
-   * Vault type: `aptos`, `arch`, `black_box`, `canton`, `cosmos`, `evm`, `safe`, `solana`, `stacks`,
-   * `starknet`, `stellar`, `sui`, `ton`, `tron`, `utxo` or `exchange`.
-   * **Changing it replaces the vault: the old one is archived, not deleted.** `safe` and `exchange` vaults
-   * can only be adopted (`adoptExisting: true`): the API cannot create exchange vaults, and a Safe vault
-   * imports a Safe account that exists outside the platform.
-   */
-  type: pulumi.Input<CreatableVaultType | "exchange">;
-  /**
-   * UTXO chain, e.g. `bitcoin_mainnet`: required for `utxo` vaults, not allowed for other types.
-   * **Changing it replaces the vault (the old one is archived).**
-   */
-  chain?: pulumi.Input<UtxoChain>;
-  /**
-   * Key type of a `black_box` vault (`ecdsa_stark`, `ecdsa_secp256k1`, `eddsa_ed25519`, `schnorr_secp256k1`):
-   * required for `black_box`, not allowed for other types. **Changing it replaces the vault.**
-   */
-  keyType?: pulumi.Input<CreatableKeyType>;
-  /**
-   * Vault groups the vault should belong to (at least one, no duplicates). A new vault is created in the
-   * first group; every other change is submitted as one change proposal that an approver must accept in the
-   * console. While it waits, the outputs show it (`pendingProposal`, `pendingVaultGroupIds`) and it is not
-   * submitted again. Leave unset to leave membership alone.
-   */
-  vaultGroupIds?: pulumi.Input<pulumi.Input<string>[]>;
-  /** End user (consumer wallet) that holds the key. **Changing it replaces the vault.** */
-  endUserId?: pulumi.Input<string>;
-  /**
-   * Take over an active vault that already has this name (and the same type, chain and key type) instead of
-   * failing: the substitute for `pulumi import`, which dynamic resources do not support. Changing it alone
-   * changes nothing. Archived vaults of the same name and kind are always restored and reused.
-   */
-  adoptExisting?: pulumi.Input<boolean>;
-  /**
-   * Archive the vault and keep it in the stack: the reviewed way to retire a vault (docs/policy.md, "Retiring a
-   * vault"). `true` archives it on the next `up`; `false` (or unset) restores it. Either is an update of the same
-   * vault, never a replacement: it keeps its id, its address and whatever it holds.
-   */
-  archived?: pulumi.Input<boolean>;
-}
+/**
+ * The arguments of a {@link Vault}: one per input of its declaration (provider/core/vault/declaration.ts), with
+ * its documentation.
+ */
+export interface VaultArgs extends ArgsOf<typeof vaultDeclaration> {}
 
 /**
  * A custody vault (`pulumi-nodejs:dynamic/custody:Vault`). The resource id is the vault id.

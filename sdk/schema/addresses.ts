@@ -8,6 +8,7 @@ import {
   UtxoChainUniqueId,
   VaultAddressSortableFields,
 } from "./enums";
+import { ServiceName } from "./name-rules";
 import { openLiteral } from "./open";
 import { Timestamps, VaultRef } from "./refs";
 
@@ -42,7 +43,7 @@ export type UtxoVaultAddress = z.infer<typeof UtxoVaultAddress>;
  */
 export const CreateVaultAddressRequest = z.object({
   /** Address name, unique within the vault. Defaults to the vault's `default_next_address_name`. */
-  name: z.string().min(1, { message: "must not be empty" }).optional(),
+  name: ServiceName.optional(),
   /** Address type; `p2sh` cannot be requested. */
   address_type: CreatableUtxoAddressType.optional(),
   /** Import an address at a known derivation path instead of deriving the next one. */

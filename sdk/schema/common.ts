@@ -7,12 +7,14 @@
  */
 import { z } from "zod";
 
-/** UUID in any RFC 4122 variant; the service uses v4 but accepts any well-formed id. */
-export const Uuid = z
-  .string()
-  .regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, {
-    message: "must be a UUID",
-  });
+/**
+ * The one rule of an id (docs/api-notes.md, "Formats"): a UUID in any RFC 4122 variant, in either case; the
+ * service uses v4 but accepts any well-formed id. The client, the emulator and the provider test ids with it.
+ */
+export const UUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+
+/** A UUID ({@link UUID_PATTERN}). */
+export const Uuid = z.string().regex(UUID_PATTERN, { message: "must be a UUID" });
 /** ISO-8601 timestamp as the service sends it (`2025-02-13T15:27:16.186000Z`); lenient on parse. */
 export const DateTime = z.string().min(1);
 /** Minor-unit amounts are decimal strings (`^\d+$`). */

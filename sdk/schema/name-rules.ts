@@ -1,10 +1,37 @@
 /**
- * The rules for vault and address names that the provider checks at preview time and the emulator applies on
- * create and rename (docs/provider.md, "Names"): a name must fit in the lookup by name (`GET /vaults?names=`
- * carries it percent-encoded in the URL), be well-formed Unicode, and not pass for another name (no controls,
- * bidirectional controls, invisible characters, odd spaces; NFC). Each reason names the code point by number,
- * never by printing it: a printed override would reorder the very message that reports it.
+ * The one rule for vault and address names, in two parts (docs/api-notes.md, "Names"):
+ * - what the service documents ({@link ServiceName}: at least one character, no maximum), which every request
+ *   of the sdk is held to, and never more;
+ * - the rules of ours ({@link nameRuleViolations}) that the provider checks at preview time and the emulator
+ *   applies on create and rename (docs/provider.md, "Names"): a name must fit in the lookup by name
+ *   (`GET /vaults?names=` carries it percent-encoded in the URL), be well-formed Unicode, and not pass for another
+ *   name (no controls, bidirectional controls, invisible characters, odd spaces; NFC). Their byte limits are
+ *   choices of ours, one per holder ({@link NAME_BYTE_LIMITS}).
+ *
+ * Each reason names the code point by number, never by printing it: a printed override would reorder the very
+ * message that reports it.
  */
+import { z } from "zod";
+
+/**
+ * A name as the service documents it (`name` of `CreateVaultRequest`, `RenameVaultRequest` and
+ * `CreateUtxoVaultAddressRequest`: `minLength: 1`, no maximum, no rule on characters).
+ */
+export const ServiceName = z.string().min(1, { message: "must not be empty" });
+
+/**
+ * The longest name in UTF-8 bytes, by who holds names to the rules of ours; the service documents no maximum,
+ * so both are our choice (docs/api-notes.md, "Names"):
+ * - `declared`: a name a program declares, which the provider's `check` refuses above 256 bytes: a lookup by name
+ *   carries up to three URL characters per byte and must carry many names in one URL, and the names the provider
+ *   derives from a declared one (`<name> (archived 1a2b3c4d)`, 20 bytes longer) must still fit under `held`;
+ * - `held`: a name the emulator holds, refused above 1,024 bytes: percent-encoded (3,072 URL characters at most),
+ *   its own lookup by name still fits under Node's 16 KiB limit on a request head.
+ */
+export const NAME_BYTE_LIMITS = { declared: 256, held: 1024 } as const;
+
+/** Who holds a name to the rules: the provider a declared name, the emulator a name it holds. */
+export type NameHolder = keyof typeof NAME_BYTE_LIMITS;
 
 /** A rule of names. */
 export type NameRule =
@@ -17,7 +44,8 @@ export type NameRule =
   | "invisible"
   | "whitespace"
   | "double-space"
-  | "nfc";
+  | "nfc"
+  | "replacement";
 
 /** A rule a name breaks, and the one-line reason (where a character is at fault: which, and where). */
 export interface NameRuleViolation {
@@ -166,12 +194,17 @@ const CHARACTER_RULES: ReadonlyArray<{ rule: NameRule; ranges: readonly Range[];
   { rule: "whitespace", ranges: OTHER_SPACES, why: "the only space allowed is U+0020 SPACE" },
 ];
 
+/** What a decoder writes for text it cannot decode (a lone surrogate, a malformed UTF-8 byte). */
+const REPLACEMENT_CHARACTER = 0xfffd;
+
 /**
  * The rules `name` breaks, each once (at its first offending character), in a fixed order; empty when the
- * name is fine. Positions count code points from 1 (a lone surrogate counts as one). `maxBytes` is the
- * longest name in UTF-8 bytes that the caller accepts.
+ * name is fine. Positions count code points from 1 (a lone surrogate counts as one). `holder` sets the byte
+ * limit ({@link NAME_BYTE_LIMITS}); a `declared` name may not hold U+FFFD either: on its way from a program a
+ * lone surrogate may have been replaced by it, and the name would not be the one declared.
  */
-export function nameRuleViolations(name: string, maxBytes: number): NameRuleViolation[] {
+export function nameRuleViolations(name: string, holder: NameHolder): NameRuleViolation[] {
+  const maxBytes = NAME_BYTE_LIMITS[holder];
   const out: NameRuleViolation[] = [];
   const trimmed = name.trim();
   if (trimmed === "") out.push({ rule: "blank", reason: "must not be empty or only whitespace" });
@@ -209,6 +242,15 @@ export function nameRuleViolations(name: string, maxBytes: number): NameRuleViol
     out.push({
       rule: "nfc",
       reason: `must be in Unicode normalization form NFC: ${nfc}; declare the name in NFC (name.normalize("NFC"))`,
+    });
+  }
+  const replaced = holder === "declared" ? codePoints.indexOf(REPLACEMENT_CHARACTER) : -1;
+  if (replaced >= 0) {
+    out.push({
+      rule: "replacement",
+      reason:
+        `contains U+FFFD (the replacement character) at position ${replaced + 1}, which stands for text ` +
+        "that could not be decoded: the name would not be the one declared",
     });
   }
   return out;

@@ -7,7 +7,7 @@
  * working without a client release.
  */
 import { z } from "zod";
-import { ChainUniqueId, DateTime, DecimalString, Uuid } from "./common";
+import { ChainUniqueId, DateTime, DecimalString, UUID_PATTERN, Uuid } from "./common";
 import { PushableTransactionState, SignerType, TransactionType } from "./enums";
 import { openEnum, openLiteral, openUnion, parseNested } from "./open";
 import { VaultRef } from "./refs";
@@ -37,10 +37,9 @@ const EvmAddress = z
  */
 const BareEvmRecipient = z
   .string()
-  .regex(
-    /^(?:0[xX][a-fA-F0-9]{40}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/,
-    { message: "must be a 0x-prefixed 20-byte hex address or a vault id (a UUID)" },
-  );
+  .regex(new RegExp(`^(?:0[xX][a-fA-F0-9]{40}|${UUID_PATTERN.source.slice(1, -1)})$`), {
+    message: "must be a 0x-prefixed 20-byte hex address or a vault id (a UUID)",
+  });
 /** A recipient: a hex address object, another vault, a contact, or (as real clients send) a bare string. */
 const EvmRecipient = z.union([
   BareEvmRecipient,

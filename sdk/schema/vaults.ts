@@ -15,6 +15,7 @@ import {
   VaultState,
   VaultType,
 } from "./enums";
+import { ServiceName } from "./name-rules";
 import { openUnion, type UnknownVariant } from "./open";
 import { KeysetRef, Timestamps, UserRef, VaultGroupRef } from "./refs";
 
@@ -218,7 +219,7 @@ const ImportOptions = openUnion("origin", [
 
 const createCommon = {
   /** Vault name; must be unique in the organization. */
-  name: z.string().min(1, { message: "must not be empty" }),
+  name: ServiceName,
   /** End user (consumer wallet) that holds the key; only for end-user vaults. */
   end_user_id: Uuid.optional(),
   /** Vault group to create the vault in; defaults to the organization's "Default" group. */
@@ -275,7 +276,7 @@ export type CreateVaultRequest = {
 /** `RenameVaultRequest`; the same body renames addresses. */
 export const RenameVaultRequest = z.object({
   /** The new name. */
-  name: z.string().min(1, { message: "must not be empty" }),
+  name: ServiceName,
 });
 /** The body of a vault or address rename: `{ name }`. */
 export type RenameVaultRequest = z.input<typeof RenameVaultRequest>;

@@ -27,6 +27,7 @@ import {
   type CustodyClient,
   endpoints,
   type RequestEvent,
+  UUID_PATTERN,
   type Vault as VaultRecord,
 } from "@pulumi-custody/sdk";
 import { LONE_SURROGATE } from "../inputs/shown";
@@ -44,7 +45,6 @@ const SNAPSHOT_PAGES_IN_FLIGHT = 4;
 export const MAX_NAMES_QUERY_CHARS = 6000;
 /** How long the first read after a quiet spell waits for others to join its batch, in ms. */
 const GATHER_MS = 5;
-const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
 interface Waiter<T> {
   resolve(value: T): void;
@@ -118,7 +118,7 @@ export class VaultReads {
   /** The vault with this id as the API has it (any state), or `undefined` when the API has none. */
   byId(id: string): Promise<VaultRecord | undefined> {
     // An id the API cannot take fails on its own, with the client's own error, never its batch.
-    if (!UUID.test(id)) return this.#client.vaults.get(id);
+    if (!UUID_PATTERN.test(id)) return this.#client.vaults.get(id);
     this.#demand += 1;
     return new Promise((resolve, reject) => {
       this.#idWaiters.push({ id, resolve, reject });

@@ -6,9 +6,10 @@
  */
 import type { UtxoVaultAddress, Vault as VaultRecord } from "@pulumi-custody/sdk";
 import { CreatableUtxoAddressType } from "@pulumi-custody/sdk/schema";
-import { withoutUndefined } from "../field-tables";
+import { liveInputs as liveInputsOf } from "../fields/state";
 import type { CustodyResourceKind } from "../resources";
 import { liveInputs, vaultOutputs } from "../vault/outputs";
+import { vaultAddressDeclaration } from "../vault-address/declaration";
 import { addressOutputs } from "../vault-address/outputs";
 import { isAdoptOnlyVaultType } from "./schemas";
 
@@ -42,7 +43,7 @@ export function declarableImportInputs(
 
 /** The inputs that declare a vault as it is (what an import of it records). */
 export function importedVaultInputs(vault: VaultRecord): Record<string, unknown> {
-  const outputs = vaultOutputs(vault, { adoptExisting: false, acquisition: "adopted" });
+  const outputs = vaultOutputs(vault, { declared: {}, acquisition: "adopted" });
   return declarableImportInputs("Vault", liveInputs(outputs), outputs as unknown as Record<string, unknown>);
 }
 
@@ -51,6 +52,6 @@ export function importedVaultAddressInputs(address: UtxoVaultAddress): Record<st
   const outs = addressOutputs(address, "adopted", false);
   return declarableImportInputs(
     "VaultAddress",
-    withoutUndefined({ vaultId: outs.vaultId, name: outs.name, addressType: outs.addressType }),
+    liveInputsOf(vaultAddressDeclaration, outs as unknown as Record<string, unknown>),
   );
 }

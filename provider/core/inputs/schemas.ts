@@ -8,9 +8,11 @@ import {
   CreatableUtxoAddressType,
   nameRuleViolations,
   UTXO_CHAIN_IDS,
+  UUID_PATTERN,
   VAULT_TYPES,
 } from "@pulumi-custody/sdk/schema";
 import { z } from "zod";
+import { maskStrings } from "../host/secret-masking";
 import { escapeControls, isShownAsIs, printsAsIs, shownValue } from "./shown";
 
 /** A Pulumi check failure: the input property and why it is wrong. */
@@ -20,17 +22,6 @@ export interface CheckFailure {
   /** What rule the value broke. */
   reason: string;
 }
-
-/** What a decoder writes for text it cannot decode (a lone surrogate, a malformed UTF-8 byte). */
-const REPLACEMENT_CHARACTER = "\uFFFD";
-
-const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-
-/**
- * The longest name, in UTF-8 bytes. Percent-encoded, a name costs up to three URL characters a byte in the
- * lookup by name (`GET /vaults?names=`), and one URL must carry many names (docs/provider.md, "Names").
- */
-const MAX_NAME_BYTES = 256;
 
 function list(values: readonly string[]): string {
   return values.map((v) => `"${v}"`).join(", ");
@@ -43,8 +34,9 @@ function typeName(value: unknown): string {
 }
 
 /**
- * A name: one that the lookup by name can carry and that cannot pass for another name (docs/provider.md,
- * "Names"). Each broken rule is its own issue, so `check` reports them all.
+ * A name a program declares: one that the lookup by name can carry and that cannot pass for another name, by
+ * the sdk's one rule of names for a declared name (`nameRuleViolations`; docs/provider.md, "Names"). Each broken
+ * rule is its own issue, so `check` reports them all.
  */
 export function nameSchema(what: string) {
   return z
@@ -53,31 +45,30 @@ export function nameSchema(what: string) {
         iss.input === undefined ? "is required" : `must be a string, got ${typeName(iss.input)}`,
     })
     .superRefine((name, ctx) => {
-      for (const { rule, reason } of nameRuleViolations(name, MAX_NAME_BYTES)) {
+      for (const { rule, reason } of nameRuleViolations(name, "declared")) {
         ctx.addIssue({ code: "custom", message: rule === "blank" ? `${reason} (${what})` : reason });
-      }
-      // Lone surrogates are refused above, where they arrive; on the way from a program they may have been
-      // replaced by U+FFFD, and a name with it would not be the one declared.
-      const replaced = Array.from(name).indexOf(REPLACEMENT_CHARACTER);
-      if (replaced >= 0) {
-        ctx.addIssue({
-          code: "custom",
-          message:
-            `contains U+FFFD (the replacement character) at position ${replaced + 1}, which stands for text ` +
-            "that could not be decoded: the name would not be the one declared",
-        });
       }
     });
 }
 
-/** A UUID, as the API writes them. */
+/** The types of identifiers the API compares without case: `check` lower-cases them (../fields/check.ts). */
+const CASE_INSENSITIVE = new WeakSet<z.ZodType>();
+
+/** Whether `check` lower-cases values of this type (see {@link uuidSchema}). */
+export function isCaseInsensitive(type: z.ZodType): boolean {
+  return CASE_INSENSITIVE.has(type);
+}
+
+/** A UUID, as the API writes them; `check` lower-cases it, the API's spelling. */
 export function uuidSchema() {
-  return z
+  const type = z
     .string({
       error: (iss) =>
         iss.input === undefined ? "is required" : `must be a UUID string, got ${typeName(iss.input)}`,
     })
-    .regex(UUID, { message: "must be a UUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)" });
+    .regex(UUID_PATTERN, { message: "must be a UUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)" });
+  CASE_INSENSITIVE.add(type);
+  return type;
 }
 
 /** One value of a fixed set (a non-empty list). */
@@ -159,8 +150,8 @@ export function uuidSetSchema(what: string) {
 }
 
 /**
- * Turns zod issues into check failures. The property is the top-level input name; a position inside a list
- * is named in the reason (`vaultGroupIds`: "item 2: must be a UUID").
+ * Turns zod issues into check failures. The property is the top-level input name; a position inside a list or
+ * an object is named in the reason (`vaultGroupIds`: "item 2: must be a UUID").
  */
 export function failuresFromIssues(
   issues: readonly z.core.$ZodIssue[],
@@ -178,7 +169,9 @@ export function failuresFromIssues(
       continue;
     }
     const [property, ...rest] = issue.path;
-    const where = rest.length > 0 ? `item ${rest.map(String).join(".")}: ` : "";
+    // Inside a list, "item 2: …"; inside an object, the key's path, "keyId: …".
+    const inside = rest.map(String).join(".");
+    const where = rest.length === 0 ? "" : typeof rest[0] === "number" ? `item ${inside}: ` : `${inside}: `;
     failures.push({
       property: property === undefined ? "" : String(property),
       reason: where + issue.message,
@@ -213,13 +206,25 @@ export function parseCheckedInputs<T>(
 export function engineSafeFailures(
   inputs: Record<string, unknown>,
   failures: readonly CheckFailure[],
+  secret: readonly string[] = [],
 ): CheckFailure[] {
   return failures.map(({ property, reason }) => {
-    const safeReason = escapeControls(reason);
+    // A secret input's value is neither printed by the engine nor quoted by the reason.
+    const isSecret = secret.includes(property);
+    const safeReason = escapeControls(isSecret ? maskStrings(reason, stringsOf(inputs[property])) : reason);
     if (property === "") return { property, reason: safeReason };
     if (!isShownAsIs(property))
       return { property: "", reason: `input ${shownValue(property)} ${safeReason}` };
-    if (!printsAsIs(inputs[property])) return { property: "", reason: `${property} ${safeReason}` };
+    if (isSecret || !printsAsIs(inputs[property]))
+      return { property: "", reason: `${property} ${safeReason}` };
     return { property, reason: safeReason };
   });
+}
+
+/** Every string in a value, at any depth. */
+function stringsOf(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  if (Array.isArray(value)) return value.flatMap(stringsOf);
+  if (value !== null && typeof value === "object") return Object.values(value).flatMap(stringsOf);
+  return [];
 }

@@ -5,7 +5,7 @@
  * So `create` adopts an address that already has the declared name (one an earlier destroy forgot), `read`
  * finds the address through the list endpoint, and `delete` forgets it with a warning.
  */
-import type { CustodyClient, UtxoVaultAddress } from "@pulumi-custody/sdk";
+import type { CreateVaultAddressRequest, CustodyClient, UtxoVaultAddress } from "@pulumi-custody/sdk";
 import {
   describeError,
   errorType,
@@ -16,13 +16,13 @@ import {
   retryAfterSeconds,
 } from "../api-errors";
 import { addressReads } from "../batch/address-reads";
-import { withoutUndefined } from "../field-tables";
+import { createRequest, declaredOutputs, liveInputs } from "../fields/state";
 import { notifyUser } from "../host/notices";
 import { escapeControls } from "../inputs/shown";
 import { type OffShapeAnswer, offShapeAnswer } from "../off-shape-answer";
 import { pause } from "../reconcile-pause";
 import { providerClient } from "../settings/provider-process";
-import { nameToApply } from "./check-diff";
+import { nameToApply, vaultAddressDeclaration } from "./declaration";
 import { addressOutputs } from "./outputs";
 import type { VaultAddressInputs, VaultAddressOutputs } from "./types";
 
@@ -141,13 +141,10 @@ async function recordDeclared(
             "again to adopt it; otherwise the next `up` creates another address."),
     );
   }
-  const outs: DeclaredAddressOutputs = withoutUndefined({
-    vaultId,
-    name: inputs.name,
-    addressType: inputs.addressType,
+  const outs = {
+    ...declaredOutputs(vaultAddressDeclaration, undefined, inputs),
     acquisition: "created" as const,
-    nameIsDefault: inputs.nameIsDefault,
-  });
+  } as DeclaredAddressOutputs;
   await notifyUser(
     `${named} (${escapeControls(id)}) was created in vault ${vaultId}, but the answer to its create did not ` +
       `have the documented shape (${offShape.fields}). It is recorded from its id and the declared inputs; ` +
@@ -184,10 +181,8 @@ async function createNew(client: CustodyClient, inputs: VaultAddressInputs): Pro
     inputs.name === undefined
       ? new Set((await addressesWhere(client, vaultId, {}, () => true)).map((a) => a.id))
       : undefined;
-  const body = {
-    ...(inputs.name !== undefined ? { name: inputs.name } : {}),
-    ...(inputs.addressType !== undefined ? { address_type: inputs.addressType } : {}),
-  };
+  // Each input's part as the declaration maps it (./declaration.ts); the sdk validates the body.
+  const body = createRequest(vaultAddressDeclaration, inputs) as CreateVaultAddressRequest;
   let lastError: unknown;
   let outcomeUnknown = false;
   for (let attempt = 1; attempt <= MAX_ADDRESS_CREATE_ATTEMPTS; attempt++) {
@@ -254,12 +249,7 @@ export async function readVaultAddress(
   return {
     id,
     props: outs,
-    inputs: withoutUndefined({
-      vaultId: outs.vaultId,
-      name: outs.name,
-      addressType: outs.addressType,
-      nameIsDefault: outs.nameIsDefault,
-    }),
+    inputs: liveInputs(vaultAddressDeclaration, outs as unknown as Record<string, unknown>),
   };
 }
 

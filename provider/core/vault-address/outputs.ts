@@ -1,16 +1,14 @@
 /** From the API's address record to the `VaultAddress` outputs. */
 import type { UtxoVaultAddress } from "@pulumi-custody/sdk";
-import { readVaultAddressFields, vaultAddressFields } from "./fields";
-import type { AddressAcquisition, VaultAddressOutputs, VaultAddressResourceState } from "./types";
+import { outputNames } from "../fields/declare";
+import { declaredOutputs } from "../fields/state";
+import { vaultAddressDeclaration } from "./declaration";
+import type { AddressAcquisition, VaultAddressOutputs } from "./types";
 
-/** Every output of a `VaultAddress`, for the resource to declare: the address's fields and the resource's state. */
-export const VAULT_ADDRESS_OUTPUT_NAMES: readonly (keyof VaultAddressOutputs)[] = [
-  ...(Object.keys(vaultAddressFields) as (keyof typeof vaultAddressFields)[]),
-  ...(Object.keys({
-    acquisition: true,
-    nameIsDefault: true,
-  } satisfies Record<keyof VaultAddressResourceState, true>) as (keyof VaultAddressResourceState)[]),
-];
+/** Every output of a `VaultAddress`, for the resource to declare, in the declaration's order. */
+export const VAULT_ADDRESS_OUTPUT_NAMES = outputNames(
+  vaultAddressDeclaration,
+) as readonly (keyof VaultAddressOutputs)[];
 
 /** The outputs for an address record. */
 export function addressOutputs(
@@ -18,9 +16,9 @@ export function addressOutputs(
   acquisition: AddressAcquisition,
   nameIsDefault: boolean,
 ): VaultAddressOutputs {
+  const declared = nameIsDefault ? { nameIsDefault: true } : {};
   return {
-    ...readVaultAddressFields(record),
+    ...declaredOutputs(vaultAddressDeclaration, record, declared),
     acquisition,
-    ...(nameIsDefault ? { nameIsDefault: true } : {}),
-  };
+  } as VaultAddressOutputs;
 }

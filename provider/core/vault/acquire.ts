@@ -12,7 +12,7 @@
  * The lookups by name (`vaultsNamed`, `nameHolder`, `restorable`, `mismatch`) are also what `diff` (a
  * replace's notice), `update` (a rename refused for a taken name) and the recovery of interrupted creates ask.
  */
-import type { CustodyClient, Vault as VaultRecord } from "@pulumi-custody/sdk";
+import type { CreateVaultRequest, CustodyClient, Vault as VaultRecord } from "@pulumi-custody/sdk";
 import {
   describeError,
   isConflict,
@@ -22,9 +22,10 @@ import {
 } from "../api-errors";
 import { addressReads } from "../batch/address-reads";
 import { vaultReads } from "../batch/vault-reads";
+import { createRequest, mismatchOf } from "../fields/state";
 import { type OffShapeAnswer, offShapeAnswer } from "../off-shape-answer";
 import { pause } from "../reconcile-pause";
-import { keyHolder, vaultFields } from "./fields";
+import { vaultDeclaration } from "./declaration";
 import type { VaultAcquisition, VaultInputs } from "./types";
 
 /** Attempts of `POST /vaults` whose outcome stays unknown before giving up. */
@@ -105,18 +106,13 @@ function adopt(holder: VaultRecord, inputs: VaultInputs): VaultRecord {
 }
 
 /**
- * The create-vault body for the declared inputs; a vault is created in the first declared group. Adopt-only
- * types (safe, exchange) never get here: `acquireVault` stops before.
+ * The create-vault body for the declared inputs, each input's part as its declaration maps it
+ * (./declaration.ts); a vault is created in the first declared group. Adopt-only types (safe, exchange) never
+ * get here: `acquireVault` stops before.
  */
-export function createBody(inputs: VaultInputs) {
-  return {
-    name: inputs.name,
-    type: inputs.type as Exclude<VaultInputs["type"], "safe" | "exchange">,
-    ...(inputs.chain !== undefined ? { chain: inputs.chain } : {}),
-    ...(inputs.keyType !== undefined ? { key_type: inputs.keyType } : {}),
-    ...(inputs.endUserId !== undefined ? { end_user_id: inputs.endUserId } : {}),
-    ...(inputs.vaultGroupIds?.[0] !== undefined ? { vault_group_id: inputs.vaultGroupIds[0] } : {}),
-  };
+export function createBody(inputs: VaultInputs): CreateVaultRequest {
+  // The sdk validates the body against the API's `CreateVaultRequest` before it is sent.
+  return createRequest(vaultDeclaration, inputs as Record<string, unknown>) as CreateVaultRequest;
 }
 
 async function createNew(client: CustodyClient, inputs: VaultInputs): Promise<VaultRecord> {
@@ -287,26 +283,10 @@ export function restorable(vaults: readonly VaultRecord[], desired: VaultInputs)
 }
 
 /**
- * Why a vault is not the declared one, or `undefined` when it matches: same type, and the same chain (utxo),
- * key type (black_box) and end user (when both sides name one).
+ * Why a vault is not the declared one, or `undefined` when it matches: by each input's declared rule
+ * (./declaration.ts): the same type, and the same chain (utxo), key type (black_box) and end user (when both
+ * sides name one).
  */
 export function mismatch(vault: VaultRecord, desired: VaultInputs): string | undefined {
-  if (vault.type !== desired.type) return `its type is "${vault.type}", not "${desired.type}"`;
-  const chain = vaultFields.chain(vault);
-  if (desired.type === "utxo" && chain !== desired.chain) {
-    return `its chain is "${String(chain)}", not "${desired.chain}"`;
-  }
-  const keyType = vaultFields.keyType(vault);
-  if (desired.type === "black_box" && keyType !== desired.keyType) {
-    return `its key type is "${String(keyType)}", not "${desired.keyType}"`;
-  }
-  const holder = keyHolder(vault);
-  if (
-    desired.endUserId !== undefined &&
-    holder?.user_type === "end_user" &&
-    holder.id !== desired.endUserId
-  ) {
-    return `its key is held by end user ${holder.id}, not ${desired.endUserId}`;
-  }
-  return undefined;
+  return mismatchOf(vaultDeclaration, vault, desired as Record<string, unknown>);
 }

@@ -3,13 +3,15 @@
  * refresh updates with live values), so that out-of-band changes show as drift.
  */
 import type { Vault as VaultRecord } from "@pulumi-custody/sdk";
+import { replaceOnChanges } from "../fields/declare";
+import { changedInputs } from "../fields/diff";
 import { notifyUser } from "../host/notices";
 import { SECRET_MASK } from "../host/secret-masking";
 import { containsUnknown, isUnknown } from "../host/unknown-values";
 import { workingClient } from "../settings/provider-process";
 import { archivedVaultName, renamedByReplace, restorable, vaultsNamed } from "./acquire";
 import { checkedVaultInputs } from "./check";
-import { effectiveVaultGroupIds, sameIdSet } from "./group-ids";
+import { vaultDeclaration } from "./declaration";
 import { nameIsSecret, shownName } from "./secret-name";
 
 /** What `diff` tells the engine (the subset of `pulumi.dynamic.DiffResult` the engine forwards). */
@@ -22,27 +24,22 @@ export interface VaultDiff {
   deleteBeforeReplace?: boolean;
 }
 
-/** Inputs that cannot change in place: a new value means a new vault. */
-export const VAULT_REPLACE_INPUTS = ["type", "chain", "keyType", "endUserId"] as const;
+/** Inputs that cannot change in place: a new value means a new vault (./declaration.ts). */
+export const VAULT_REPLACE_INPUTS: readonly string[] = replaceOnChanges(vaultDeclaration);
 
 /**
- * Compares old outputs with new inputs. `__provider`, `adoptExisting` and the internal `__nameIsSecret`
- * (./secret-name.ts) never cause a change. `archived` is compared with the vault's state: declared archived and
- * live active (or the reverse) is an update. The notices show `[secret]` for a name that either side says is
- * secret: a name that turns secret was shown before, but need not be shown again.
+ * Compares old outputs with new inputs, input by input as the declaration says (../fields/diff.ts): `__provider`,
+ * the internal `__nameIsSecret` (./secret-name.ts) and inputs that change nothing never cause a change. A vault
+ * declared archived and live active (or the reverse) is an update, announced by a notice. The notices show
+ * `[secret]` for a name that either side says is secret: a name that turns secret was shown before, but need not
+ * be shown again.
  */
 export async function diffVault(
   id: string,
   olds: Record<string, unknown>,
   news: Record<string, unknown>,
 ): Promise<VaultDiff> {
-  const replaces = VAULT_REPLACE_INPUTS.filter((key) => differs(olds[key], news[key]));
-  const updates: string[] = [];
-  if (differs(olds.name, news.name)) updates.push("name");
-  if (vaultGroupsDiffer(olds, news)) updates.push("vaultGroupIds");
-  const archived = olds.state === "archived";
-  const wantArchived = news.archived === true;
-  const archiveChanges = containsUnknown(news.archived) || wantArchived !== archived;
+  const { replaces, updates } = changedInputs(vaultDeclaration, olds, news);
   const secret = nameIsSecret(olds, news);
 
   if (replaces.length > 0) {
@@ -50,24 +47,13 @@ export async function diffVault(
     await notifyUser(replaceNotice(id, olds, news, replaces, restored, secret), { resourceId: id });
     return { changes: true, replaces, deleteBeforeReplace: true };
   }
-  if (archiveChanges && !containsUnknown(news.archived))
+  if (updates.includes("archived") && !containsUnknown(news.archived)) {
+    const wantArchived = news.archived === true;
     await notifyUser(wantArchived ? archiveNotice(id, olds, secret) : archivedNotice(id, olds, secret), {
       resourceId: id,
     });
-  return { changes: updates.length > 0 || archiveChanges };
-}
-
-/** Unknown values count as changes; an unset input equals an unset output. */
-function differs(old: unknown, desired: unknown): boolean {
-  if (containsUnknown(desired)) return true;
-  return (old ?? undefined) !== (desired ?? undefined);
-}
-
-function vaultGroupsDiffer(olds: Record<string, unknown>, news: Record<string, unknown>): boolean {
-  const desired = news.vaultGroupIds;
-  if (desired === undefined || desired === null) return false; // membership left alone
-  if (isUnknown(desired) || !Array.isArray(desired) || desired.some(isUnknown)) return true;
-  return !sameIdSet(desired as string[], effectiveVaultGroupIds(olds));
+  }
+  return { changes: updates.length > 0 };
 }
 
 function label(id: string, olds: Record<string, unknown>, secret: boolean): string {

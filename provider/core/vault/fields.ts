@@ -3,7 +3,8 @@
  * from the sdk's typed record (a union on `type`). Adding a field is one entry here.
  */
 import { isModelledVault, type ModelledVault, type Vault as VaultRecord } from "@pulumi-custody/sdk/schema";
-import { type Projected, project } from "../field-tables";
+import { z } from "zod";
+import { field, type Projected, project } from "../field-tables";
 
 /** A vault of a type that has a key in the platform (every modelled type but `exchange` and `safe`). */
 type KeyVault = Exclude<ModelledVault, { type: "exchange" | "safe" }>;
@@ -55,7 +56,7 @@ export function keyHolder(vault: VaultRecord): { id: string; user_type: string }
 }
 
 /** Bech32 address per chain unique id of a cosmos vault. */
-function chainAddresses(vault: VaultRecord): Record<string, string> | undefined {
+function chainAddressesOf(vault: VaultRecord): Record<string, string> | undefined {
   if (!isModelledVault(vault) || vault.type !== "cosmos" || !vault.chains_addresses) return undefined;
   return Object.fromEntries(vault.chains_addresses.map((entry) => [entry.chain, entry.address]));
 }
@@ -66,23 +67,25 @@ function chainAddresses(vault: VaultRecord): Record<string, string> | undefined 
  */
 export const vaultFields = {
   /** Current name of the vault. */
-  name: (vault: VaultRecord): string => vault.name,
+  name: field(z.string(), (vault: VaultRecord) => vault.name),
   /** Vault type. */
-  type: (vault: VaultRecord): string => vault.type,
+  type: field(z.string(), (vault: VaultRecord) => vault.type),
   /** Lifecycle state: `active`, or `archived` after a destroy or an out-of-band archive. */
-  state: (vault: VaultRecord): string => vault.state,
+  state: field(z.string(), (vault: VaultRecord) => vault.state),
   /**
    * The vault's main address, for types that have one: the account address (evm, solana, aptos, sui,
    * starknet, stellar, stacks, tron, canton, safe), the raw account for ton, the main address for cosmos, the
    * Arch address for arch, and the default address for utxo. Undefined for black_box.
    */
-  address: mainAddress,
+  address: field(z.string().optional(), mainAddress),
   /** UTXO chain unique id (utxo vaults). */
-  chain: (vault: VaultRecord): string | undefined =>
+  chain: field(z.string().optional(), (vault: VaultRecord) =>
     isModelledVault(vault) && vault.type === "utxo" ? vault.chain.unique_id : undefined,
+  ),
   /** Key type (black_box vaults). */
-  keyType: (vault: VaultRecord): string | undefined =>
+  keyType: field(z.string().optional(), (vault: VaultRecord) =>
     isModelledVault(vault) && vault.type === "black_box" ? vault.details.type : undefined,
+  ),
 };
 
 /**
@@ -92,47 +95,59 @@ export const vaultFields = {
  */
 export const vaultDetailFields = {
   /** Creation time (ISO-8601). */
-  createdAt: (vault: VaultRecord): string => vault.created_at,
+  createdAt: field(z.string(), (vault: VaultRecord) => vault.created_at),
   /** Last modification time (ISO-8601). */
-  modifiedAt: (vault: VaultRecord): string => vault.modified_at,
+  modifiedAt: field(z.string(), (vault: VaultRecord) => vault.modified_at),
   /** Base64 public key of the vault (MPC vaults). */
-  publicKeyCompressed: (vault: VaultRecord): string | undefined =>
-    keyVault(vault)?.public_key_compressed ?? unmodelledString(vault, "public_key_compressed"),
+  publicKeyCompressed: field(
+    z.string().optional(),
+    (vault: VaultRecord) =>
+      keyVault(vault)?.public_key_compressed ?? unmodelledString(vault, "public_key_compressed"),
+  ),
   /** BIP-32 derivation path of the vault key (MPC vaults). */
-  derivationPath: (vault: VaultRecord): string | undefined => {
+  derivationPath: field(z.string().optional(), (vault: VaultRecord) => {
     const key = keyVault(vault);
     return (
       key?.derivation_info?.derivation_path ??
       key?.derivation_path ??
       unmodelledString(vault, "derivation_path")
     );
-  },
+  }),
   /** Name of the default address (utxo vaults). */
-  defaultAddressName: (vault: VaultRecord): string | undefined =>
+  defaultAddressName: field(z.string().optional(), (vault: VaultRecord) =>
     isModelledVault(vault) && vault.type === "utxo" ? vault.default_address.name : undefined,
+  ),
   /** Id of the default address (utxo vaults). */
-  defaultAddressId: (vault: VaultRecord): string | undefined =>
+  defaultAddressId: field(z.string().optional(), (vault: VaultRecord) =>
     isModelledVault(vault) && vault.type === "utxo" ? vault.default_address.id : undefined,
+  ),
   /** The name the API gives the next address created without a name (utxo vaults). */
-  nextAddressName: (vault: VaultRecord): string | undefined =>
+  nextAddressName: field(z.string().optional(), (vault: VaultRecord) =>
     isModelledVault(vault) && vault.type === "utxo" ? vault.default_next_address_name : undefined,
+  ),
   /** EVM-style address of a cosmos vault: 40 hex digits without `0x`, as the API gives it. */
-  evmAddress: (vault: VaultRecord): string | undefined =>
+  evmAddress: field(z.string().optional(), (vault: VaultRecord) =>
     isModelledVault(vault) && vault.type === "cosmos" ? vault.evm_address : undefined,
+  ),
   /** Bech32 address per chain unique id (cosmos vaults). */
-  chainAddresses,
+  chainAddresses: field(z.record(z.string(), z.string()).optional(), chainAddressesOf),
   /** Bounceable base64url account (ton vaults). */
-  bounceableAddress: (vault: VaultRecord): string | undefined =>
+  bounceableAddress: field(z.string().optional(), (vault: VaultRecord) =>
     isModelledVault(vault) && vault.type === "ton" ? vault.base64_url_bounceable_account : undefined,
+  ),
   /** Non-bounceable base64url account (ton vaults). */
-  nonBounceableAddress: (vault: VaultRecord): string | undefined =>
+  nonBounceableAddress: field(z.string().optional(), (vault: VaultRecord) =>
     isModelledVault(vault) && vault.type === "ton" ? vault.base64_url_non_bounceable_account : undefined,
+  ),
   /** Activation state of a starknet vault: `inactive`, `activating` or `active`. */
-  activationState: (vault: VaultRecord): string | undefined =>
+  activationState: field(z.string().optional(), (vault: VaultRecord) =>
     isModelledVault(vault) && vault.type === "starknet" ? vault.activation_state : undefined,
+  ),
   /** `native` (key generated by the platform) or `imported`. */
-  originType: (vault: VaultRecord): string | undefined =>
-    keyVault(vault)?.origin_type ?? unmodelledString(vault, "origin_type"),
+  originType: field(
+    z.string().optional(),
+    (vault: VaultRecord) => keyVault(vault)?.origin_type ?? unmodelledString(vault, "origin_type"),
+  ),
 };
 
 /** The {@link vaultFields} of one vault. */

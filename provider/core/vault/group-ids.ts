@@ -3,7 +3,11 @@
  * live membership, and a proposal read back from the outputs. No API calls: membership.ts (which submits and
  * checks proposals), outputs.ts (which shows what is pending) and diff.ts all compute with these.
  */
-import type { PendingVaultGroupProposal } from "./types";
+import type { z } from "zod";
+import type { pendingVaultGroupProposalSchema } from "./state-values";
+
+/** A recorded proposal (`PendingVaultGroupProposal` of ./types.ts). */
+type PendingVaultGroupProposal = z.output<typeof pendingVaultGroupProposalSchema>;
 
 /** Set equality of ids, ignoring order and case. */
 export function sameIdSet(a: readonly string[], b: readonly string[]): boolean {

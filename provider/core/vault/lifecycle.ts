@@ -8,9 +8,11 @@
  */
 import type { CustodyClient, Vault as VaultRecord } from "@pulumi-custody/sdk";
 import { describeError, isConflict } from "../api-errors";
+import { declaredAfterUpdate } from "../fields/state";
 import { providerClient } from "../settings/provider-process";
 import { nameHolder, vaultsNamed } from "./acquire";
 import { archive, archiveOnly, getVault } from "./by-id";
+import { vaultDeclaration } from "./declaration";
 import { confirmPendingProposal, reconcileVaultGroups } from "./membership";
 import { carriedFromOutputs, liveInputs, vaultOutputs } from "./outputs";
 import type { VaultInputs, VaultOutputs } from "./types";
@@ -64,10 +66,7 @@ export async function updateVault(
   return {
     outs: vaultOutputs(vault, {
       ...carried,
-      adoptExisting: news.adoptExisting === true,
-      endUserId: news.endUserId ?? carried.endUserId,
-      declaredArchived: news.archived,
-      declaredVaultGroupIds: news.vaultGroupIds,
+      declared: declaredAfterUpdate(vaultDeclaration, carried.declared, news),
       pendingProposal: proposal,
     }),
   };

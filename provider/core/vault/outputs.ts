@@ -1,10 +1,15 @@
 /**
  * From the API's vault record (snake_case, a union on `type`) to the resource's outputs (camelCase), and to
- * the inputs that describe the live vault (what `read` reports so that drift shows).
+ * the inputs that describe the live vault (what `read` reports so that drift shows). What each output is comes
+ * from the declaration (./declaration.ts); what is computed here is the resource's own state: the membership
+ * and the proposal that waits for approval.
  */
 import type { Vault as VaultRecord } from "@pulumi-custody/sdk";
 import { withoutUndefined } from "../field-tables";
-import { keyHolder, liveVaultGroupIds, readVaultDetails, readVaultFields, vaultFields } from "./fields";
+import { outputNames } from "../fields/declare";
+import { carriedInputs, declaredOutputs, liveInputs as liveInputsOf } from "../fields/state";
+import { vaultDeclaration } from "./declaration";
+import { liveVaultGroupIds } from "./fields";
 import { pendingAgainstLive, recordedProposal } from "./group-ids";
 import type {
   PendingVaultGroupProposal,
@@ -14,37 +19,13 @@ import type {
   VaultResourceState,
 } from "./types";
 
-function str(value: unknown): string | undefined {
-  return typeof value === "string" ? value : undefined;
-}
-
-/** Every output of a `Vault`, for the resource to declare: the vault's fields, `details` and the resource's state. */
-export const VAULT_OUTPUT_NAMES: readonly (keyof VaultOutputs)[] = [
-  ...(Object.keys(vaultFields) as (keyof typeof vaultFields)[]),
-  "details",
-  ...(Object.keys({
-    vaultGroupIds: true,
-    pendingVaultGroupIds: true,
-    pendingRemovalVaultGroupIds: true,
-    pendingProposal: true,
-    declaredVaultGroupIds: true,
-    endUserId: true,
-    declaredArchived: true,
-    adoptExisting: true,
-    acquisition: true,
-  } satisfies Record<keyof VaultResourceState, true>) as (keyof VaultResourceState)[]),
-];
+/** Every output of a `Vault`, for the resource to declare, in the declaration's order. */
+export const VAULT_OUTPUT_NAMES = outputNames(vaultDeclaration) as readonly (keyof VaultOutputs)[];
 
 /** What the outputs keep that the API does not return. */
 export interface CarriedState {
-  /** The `adoptExisting` input. */
-  adoptExisting: boolean;
-  /** The declared end user. */
-  endUserId?: string;
-  /** The declared `archived` (`undefined`: not declared). */
-  declaredArchived?: boolean;
-  /** The declared vault groups (`undefined`: left alone). */
-  declaredVaultGroupIds?: string[];
+  /** The declared inputs the outputs keep (`adoptExisting`, `archived`, `endUserId`, `vaultGroupIds`, …). */
+  declared: Partial<VaultInputs>;
   /** The proposal submitted and maybe still pending. */
   pendingProposal?: PendingVaultGroupProposal;
   /** Membership last seen, used when the API omits it. */
@@ -58,15 +39,9 @@ export function carriedFromOutputs(
   outputs: Record<string, unknown>,
   fallback: VaultAcquisition,
 ): CarriedState {
-  const declared = outputs.declaredVaultGroupIds;
   const acquisition = outputs.acquisition;
   return {
-    adoptExisting: outputs.adoptExisting === true,
-    endUserId: str(outputs.endUserId),
-    declaredArchived: typeof outputs.declaredArchived === "boolean" ? outputs.declaredArchived : undefined,
-    declaredVaultGroupIds: Array.isArray(declared)
-      ? declared.filter((x): x is string => typeof x === "string")
-      : undefined,
+    declared: carriedInputs(vaultDeclaration, outputs) as Partial<VaultInputs>,
     pendingProposal: recordedProposal(outputs.pendingProposal),
     previousVaultGroupIds: Array.isArray(outputs.vaultGroupIds)
       ? outputs.vaultGroupIds.filter((x): x is string => typeof x === "string")
@@ -83,19 +58,24 @@ export function vaultOutputs(vault: VaultRecord, carried: CarriedState): VaultOu
   const groups = liveVaultGroupIds(vault) ?? carried.previousVaultGroupIds ?? [];
   // The API shows current groups only; what waits for approval is what the provider recorded.
   const pending = pendingAgainstLive(carried.pendingProposal, groups);
-  const holder = keyHolder(vault);
   const state: VaultResourceState = {
     vaultGroupIds: groups,
     pendingVaultGroupIds: pending.adding,
     pendingRemovalVaultGroupIds: pending.removing,
     pendingProposal: pending.proposal,
-    declaredVaultGroupIds: carried.declaredVaultGroupIds,
-    endUserId: carried.endUserId ?? (holder?.user_type === "end_user" ? holder.id : undefined),
-    declaredArchived: carried.declaredArchived,
-    adoptExisting: carried.adoptExisting,
     acquisition: carried.acquisition,
   };
-  return { ...readVaultFields(vault), details: readVaultDetails(vault), ...withoutUndefined(state) };
+  const outputs = {
+    ...declaredOutputs(vaultDeclaration, vault, carried.declared),
+    ...withoutUndefined(state),
+  };
+  // In the declaration's order, as the resource declares them.
+  return Object.fromEntries(
+    VAULT_OUTPUT_NAMES.filter((name) => name in outputs).map((name) => [
+      name,
+      (outputs as Record<string, unknown>)[name],
+    ]),
+  ) as unknown as VaultOutputs;
 }
 
 /** The outputs of a vault a create just acquired, from its record and the declared inputs. */
@@ -105,14 +85,7 @@ export function outputsFor(
   acquisition: VaultAcquisition,
   pendingProposal: VaultOutputs["pendingProposal"],
 ): VaultOutputs {
-  return vaultOutputs(vault, {
-    adoptExisting: inputs.adoptExisting === true,
-    endUserId: inputs.endUserId,
-    declaredArchived: inputs.archived,
-    declaredVaultGroupIds: inputs.vaultGroupIds,
-    pendingProposal,
-    acquisition,
-  });
+  return vaultOutputs(vault, { declared: inputs, pendingProposal, acquisition });
 }
 
 /**
@@ -130,18 +103,11 @@ export type DeclaredVaultOutputs = Pick<
  * vault in. The membership is not recorded, so a declared group change shows in the next `diff`.
  */
 export function declaredVaultOutputs(inputs: VaultInputs, state: string): DeclaredVaultOutputs {
-  return withoutUndefined({
-    name: inputs.name,
-    type: inputs.type,
+  return {
+    ...declaredOutputs(vaultDeclaration, undefined, inputs),
     state,
-    chain: inputs.chain,
-    keyType: inputs.keyType,
-    declaredVaultGroupIds: inputs.vaultGroupIds,
-    endUserId: inputs.endUserId,
-    declaredArchived: inputs.archived,
-    adoptExisting: inputs.adoptExisting === true,
     acquisition: "created" as const,
-  });
+  } as DeclaredVaultOutputs;
 }
 
 /**
@@ -149,19 +115,5 @@ export function declaredVaultOutputs(inputs: VaultInputs, state: string): Declar
  * display shows live values against the program's (an out-of-band rename appears as `~ name`).
  */
 export function liveInputs(outputs: VaultOutputs): Record<string, unknown> {
-  const inputs: Record<string, unknown> = { name: outputs.name, type: outputs.type };
-  if (outputs.chain !== undefined) inputs.chain = outputs.chain;
-  if (outputs.keyType !== undefined) inputs.keyType = outputs.keyType;
-  if (outputs.declaredVaultGroupIds !== undefined) {
-    const removing = new Set(outputs.pendingRemovalVaultGroupIds);
-    inputs.vaultGroupIds = [
-      ...outputs.vaultGroupIds.filter((id) => !removing.has(id)),
-      ...outputs.pendingVaultGroupIds.filter((id) => !outputs.vaultGroupIds.includes(id)),
-    ];
-  }
-  if (outputs.endUserId !== undefined) inputs.endUserId = outputs.endUserId;
-  if (outputs.adoptExisting) inputs.adoptExisting = true;
-  if (outputs.state === "archived") inputs.archived = true;
-  else if (outputs.declaredArchived !== undefined) inputs.archived = false;
-  return inputs;
+  return liveInputsOf(vaultDeclaration, outputs as unknown as Record<string, unknown>);
 }

@@ -11,8 +11,8 @@
  */
 import { maskNotices } from "../host/notices";
 import { maskStrings, SECRET_MASK, withErrorsMasked } from "../host/secret-masking";
+import type { ResourceLifecycle } from "../lifecycle";
 import { PartialCreateError } from "../partial-create-error";
-import type { ResourceLifecycle } from "../resources";
 
 /**
  * The internal input (and output) that says the vault's name is secret. `__`-prefixed: the engine treats such
