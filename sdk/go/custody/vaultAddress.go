@@ -72,18 +72,16 @@ func (VaultAddressState) ElementType() reflect.Type {
 }
 
 type vaultAddressArgs struct {
-	AddressType   *VaultAddressAddressType `pulumi:"addressType"`
-	Name          *string                  `pulumi:"name"`
-	NameIsDefault *bool                    `pulumi:"nameIsDefault"`
-	VaultId       string                   `pulumi:"vaultId"`
+	AddressType *VaultAddressAddressType `pulumi:"addressType"`
+	Name        *string                  `pulumi:"name"`
+	VaultId     string                   `pulumi:"vaultId"`
 }
 
 // The set of arguments for constructing a VaultAddress resource.
 type VaultAddressArgs struct {
-	AddressType   VaultAddressAddressTypePtrInput
-	Name          pulumi.StringPtrInput
-	NameIsDefault pulumi.BoolPtrInput
-	VaultId       pulumi.StringInput
+	AddressType VaultAddressAddressTypePtrInput
+	Name        pulumi.StringPtrInput
+	VaultId     pulumi.StringInput
 }
 
 func (VaultAddressArgs) ElementType() reflect.Type {
