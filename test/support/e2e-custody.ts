@@ -14,17 +14,15 @@
  * @module
  */
 import * as assert from "node:assert/strict";
-import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { promisify } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from "@pulumi-custody/emulator";
 import { type Vault as ApiVault, CustodyClient, type UtxoVaultAddress } from "@pulumi-custody/sdk";
-import { createLocalStack, disposeLocalStack, repoPath } from "./pulumi-engine";
+import { createLocalStack, disposeLocalStack, pulumiCli, repoPath } from "./pulumi-engine";
 import { installedProject } from "./release";
 
-const execFileAsync = promisify(execFile);
+export { type CliOptions, pulumiCli } from "./pulumi-engine";
 
 /** Type token of the `Vault` resource. */
 export const VAULT_TYPE = "pulumi-nodejs:dynamic/custody:Vault";
@@ -271,33 +269,6 @@ export async function stateResources(stack: Stack, type: string): Promise<Map<st
  */
 export async function cliStackExport(stack: Stack): Promise<string> {
   return (await pulumiCli(stack, ["stack", "export"])).stdout;
-}
-
-/** How {@link pulumiCli} runs the CLI. */
-export interface CliOptions {
-  /** Directory to run in; the stack's work directory by default. */
-  cwd?: string;
-  /** Whether to add `--stack <name>` (true by default); commands without a stack (`pulumi install`) need false. */
-  onStack?: boolean;
-}
-
-/**
- * Runs the Pulumi CLI as a user would, non-interactively, with the stack's CLI, `PULUMI_HOME` and environment.
- * Rejects when it exits non-zero; the error carries `stdout` and `stderr`.
- */
-export async function pulumiCli(
-  stack: Stack,
-  args: string[],
-  options: CliOptions = {},
-): Promise<{ stdout: string; stderr: string }> {
-  const ws = stack.workspace;
-  const env = { ...process.env, ...(ws.pulumiHome ? { PULUMI_HOME: ws.pulumiHome } : {}), ...ws.envVars };
-  const stackArgs = options.onStack === false ? [] : ["--stack", stack.name];
-  return execFileAsync(ws.pulumiCommand.command, [...args, ...stackArgs, "--non-interactive"], {
-    cwd: options.cwd ?? ws.workDir,
-    env,
-    maxBuffer: 64 * 1024 * 1024,
-  });
 }
 
 /** The resource name in a URN (`urn:pulumi:stack::project::type::name` → `name`). */

@@ -18,10 +18,11 @@
  *
  * @module
  */
-import { spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { promisify } from "node:util";
 import {
   LocalWorkspace,
   type LocalWorkspaceOptions,
@@ -30,6 +31,8 @@ import {
   type PulumiFn,
   type Stack,
 } from "@pulumi/pulumi/automation";
+
+const execFileAsync = promisify(execFile);
 
 /** Where the engine's executables are. */
 export interface EnginePaths {
@@ -238,4 +241,31 @@ function repoRoot(): string {
     if (fs.existsSync(path.join(dir, "scripts", "install-pulumi.sh"))) return dir;
     if (path.dirname(dir) === dir) throw new Error(`no scripts/install-pulumi.sh above ${__dirname}`);
   }
+}
+
+/** How {@link pulumiCli} runs the CLI. */
+export interface CliOptions {
+  /** Directory to run in; the stack's work directory by default. */
+  cwd?: string;
+  /** Whether to add `--stack <name>` (true by default); commands without a stack (`pulumi install`) need false. */
+  onStack?: boolean;
+}
+
+/**
+ * Runs the Pulumi CLI as a user would, non-interactively, with the stack's CLI, `PULUMI_HOME` and environment.
+ * Rejects when it exits non-zero; the error carries `stdout` and `stderr`.
+ */
+export async function pulumiCli(
+  stack: Stack,
+  args: string[],
+  options: CliOptions = {},
+): Promise<{ stdout: string; stderr: string }> {
+  const ws = stack.workspace;
+  const env = { ...process.env, ...(ws.pulumiHome ? { PULUMI_HOME: ws.pulumiHome } : {}), ...ws.envVars };
+  const stackArgs = options.onStack === false ? [] : ["--stack", stack.name];
+  return execFileAsync(ws.pulumiCommand.command, [...args, ...stackArgs, "--non-interactive"], {
+    cwd: options.cwd ?? ws.workDir,
+    env,
+    maxBuffer: 64 * 1024 * 1024,
+  });
 }

@@ -18,8 +18,7 @@ import * as path from "node:path";
 import { promisify } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { CustodyClient } from "@pulumi-custody/sdk";
-import { pulumiCli } from "./e2e-custody";
-import { repoPath, runRepoScript } from "./pulumi-engine";
+import { pulumiCli, repoPath, runRepoScript } from "./pulumi-engine";
 
 const execFileAsync = promisify(execFile);
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";

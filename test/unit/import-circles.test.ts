@@ -1,7 +1,7 @@
 /**
- * No import circles between the repository's source files: every file of every package, the test helpers'
- * package (`testing/`), the benchmarks, the scripts and the examples; the test suites themselves (the root
- * `test/` and each package's `test/`) are not sources. An import is any `import`, `export … from`,
+ * No import circles between the repository's files: every file of every package, the test helpers' package
+ * (`testing/`), the test suites and their support code (the root `test/` and each package's `test/`), the
+ * benchmarks, the scripts and the examples. An import is any `import`, `export … from`,
  * `import type`, `import()` or `require()` of a fixed name (a type-only import counts: it ties the two files as
  * much for a reader and for the next change); an import of a workspace package by name counts as an import of
  * the source file behind that entry point of its `exports`. A circle is reported with the files on it, each
@@ -15,7 +15,7 @@ import ts from "typescript";
 const root = path.resolve(__dirname, "..", "..", "..");
 
 /** Folders that hold no source of the repository's own (built or installed files, and the test suites). */
-const SKIPPED = new Set(["node_modules", "dist", ".git", ".work", "test"]);
+const SKIPPED = new Set(["node_modules", "dist", ".git", ".work"]);
 
 function* sourceFiles(dir: string): Generator<string> {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
