@@ -22,6 +22,7 @@ import {
 } from "pulumi-custody/core";
 import type { PreviewDiagnostic, PreviewJson, PreviewStep } from "../review/report";
 import { compareField, isMasked, plainValue } from "../review/values";
+import type { AcceptReport } from "./accept/report";
 
 /** The version of the report's shape (drift/report.schema.json). */
 export const DRIFT_REPORT_VERSION = 1;
@@ -91,6 +92,11 @@ export interface DriftReport {
   resourcesChecked: number;
   /** The resources that differ from their declaration (empty unless `drift`). */
   drifted: DriftedResource[];
+  /**
+   * With `--accept` (and drift found): what the accept changed, or would change with `--dry-run`, and what it
+   * left to a hand edit. Its `exitCode` is then the command's.
+   */
+  accept?: AcceptReport;
 }
 
 /** What the check knows besides the events. */

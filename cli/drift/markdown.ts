@@ -4,6 +4,7 @@
  * `modified_at`, then what to do about it.
  */
 import { showValue } from "../review/values";
+import { acceptMarkdown } from "./accept/markdown";
 import type { DriftedField, DriftedResource, DriftReport } from "./drift";
 
 /** A table cell: pipes escaped, line breaks flattened. */
@@ -71,11 +72,14 @@ export function driftMarkdown(report: DriftReport): string {
     if (notes.length > 0) {
       lines.push("", ...notes.map((r) => `- ${resourceCell(r)}: ${r.note}.`));
     }
-    lines.push(
-      "",
-      "To repair, run the deploy (`pulumi up --refresh`): it puts every resource back as declared (an archived " +
-        "vault is restored). To keep a change made outside of Pulumi, change the program to match it instead.",
-    );
+    if (report.accept) lines.push("", ...acceptMarkdown(report.accept));
+    else
+      lines.push(
+        "",
+        "To repair, run the deploy (`pulumi up --refresh`): it puts every resource back as declared (an archived " +
+          "vault is restored). To keep a change made outside of Pulumi, change the program to match it instead " +
+          "(`custody drift --accept` does it where it can).",
+      );
   }
   lines.push("", `Checked at ${report.checkedAt}.`);
   return `${lines.join("\n")}\n`;

@@ -15,56 +15,17 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { DriftedField, DriftedResource, DriftReport } from "../drift";
 import { writeOutputFile } from "../../output-file";
+import type { DriftedField, DriftedResource, DriftReport } from "../drift";
 import { CodeDeclarations, type Declaration, type DeclaredInput } from "./declarations";
 import { unifiedDiff } from "./diff";
 import { applyEdits, insertInput, removeInput, replaceLiteral, type TextEdit } from "./edits";
 import { javascriptModel } from "./javascript";
 import { type ProgramProject, readProject, stackConfigFile } from "./project";
 import { pythonModels } from "./python";
+import type { AcceptedChange, AcceptHow, HandEdit } from "./report";
 import { type ConfigChange, stackConfigWith } from "./stack-config";
 import { YamlDeclarations } from "./yaml-program";
-
-/** A drifted input brought in line with the service. */
-export interface AcceptedChange {
-  /** The resource's name. */
-  readonly resource: string;
-  /** Its URN. */
-  readonly urn: string;
-  /** The input (`name`, `vaultGroupIds`, `archived`). */
-  readonly field: string;
-  /** Where: the program, or the stack's config. */
-  readonly where: "program" | "config";
-  /** The file changed, relative to the working directory. */
-  readonly file: string;
-  /** The line in the program that declares the value (for a config value: where the program reads it). */
-  readonly line: number;
-  /** The change in words (`set to "x"`, `archived: true added`, `config p:bName set`). */
-  readonly change: string;
-  /** The value now declared; `null` when it is a secret or the input was removed. */
-  readonly value: unknown;
-}
-
-/** A drifted input an accept cannot bring in line: the hand edit it needs. */
-export interface HandEdit {
-  /** The resource's name. */
-  readonly resource: string;
-  /** Its URN. */
-  readonly urn: string;
-  /** The input; `null` when the drift is not an input's (a vault gone from the service). */
-  readonly field: string | null;
-  /** The file to edit, relative to the working directory; `null` when the declaration was not found. */
-  readonly file: string | null;
-  /** Its 1-based line; `null` with `file`. */
-  readonly line: number | null;
-  /** Why it needs a hand edit, and what to do. */
-  readonly reason: string;
-  /** The value the service has, to declare; `null` when it is a secret or unknown. */
-  readonly value: unknown;
-  /** Whether that value is a secret (never shown). */
-  readonly secret: boolean;
-}
 
 /** A file an accept changes. */
 export interface FileChange {
@@ -125,16 +86,23 @@ function inputOf(field: DriftedField): string {
 
 /** What the declaration must say so that the service's state is what it declares. */
 function wantedOf(field: DriftedField, live: unknown): Wanted {
-  if (field.field === "state") return live === "active" ? { action: "remove" } : { action: "set", value: true };
-  if (field.field === "archived") return live === true ? { action: "set", value: true } : { action: "remove" };
+  if (field.field === "state")
+    return live === "active" ? { action: "remove" } : { action: "set", value: true };
+  if (field.field === "archived")
+    return live === true ? { action: "set", value: true } : { action: "remove" };
   // A vault in no group: membership left alone (an empty list is not a declaration the provider accepts).
-  if (field.field === "vaultGroupIds" && Array.isArray(live) && live.length === 0) return { action: "remove" };
+  if (field.field === "vaultGroupIds" && Array.isArray(live) && live.length === 0)
+    return { action: "remove" };
   return { action: "set", value: live };
 }
 
 /** A note of the drift report as the hand edit it asks for. */
 function noteReason(resource: DriftedResource): string {
-  if (resource.operation === "create" && resource.note?.startsWith("the ") && resource.note.includes("no longer exists"))
+  if (
+    resource.operation === "create" &&
+    resource.note?.startsWith("the ") &&
+    resource.note.includes("no longer exists")
+  )
     return "it no longer exists in the service: remove its declaration to accept that (the next `pulumi up` would create it again)";
   if (resource.operation === "delete")
     return "the stack has it but the program no longer declares it: this is a change of the program, not of the service; run `pulumi up` to apply it";
@@ -148,7 +116,11 @@ interface ProgramReader {
   find(resource: DriftedResource): Declaration[];
   configReads(key: string): number;
   /** The declarations of `resource` in `text`, read as `file` would be, and the file's syntax errors. */
-  reread(file: string, text: string, resource: DriftedResource): { declarations: Declaration[]; errors: readonly string[] };
+  reread(
+    file: string,
+    text: string,
+    resource: DriftedResource,
+  ): { declarations: Declaration[]; errors: readonly string[] };
   errors(file: string): readonly string[];
 }
 
@@ -168,7 +140,9 @@ function programReader(project: ProgramProject, env: NodeJS.ProcessEnv): Program
     };
   }
   const parse = (files: readonly { file: string; text: string }[]) =>
-    project.language === "python" ? pythonModels(files, env) : files.map((f) => javascriptModel(f.file, f.text));
+    project.language === "python"
+      ? pythonModels(files, env)
+      : files.map((f) => javascriptModel(f.file, f.text));
   const models = parse(texts);
   const reader = new CodeDeclarations(models, project.name);
   return {
@@ -177,7 +151,10 @@ function programReader(project: ProgramProject, env: NodeJS.ProcessEnv): Program
     reread: (file, text, r) => {
       const [model] = parse([{ file, text }]);
       if (!model) return { declarations: [], errors: ["not read"] };
-      return { declarations: new CodeDeclarations([model], project.name).find(r.resource, r.kind), errors: model.errors };
+      return {
+        declarations: new CodeDeclarations([model], project.name).find(r.resource, r.kind),
+        errors: model.errors,
+      };
     },
     errors: (file) => models.find((m) => m.file === file)?.errors ?? [],
   };
@@ -185,13 +162,17 @@ function programReader(project: ProgramProject, env: NodeJS.ProcessEnv): Program
 
 /** How the value reads back from a declaration's input: for a check after an edit. */
 function readsBack(input: DeclaredInput | undefined, wanted: Wanted): boolean {
-  if (wanted.action === "remove") return input === undefined || (input.value.kind === "literal" && input.value.value === false);
-  return input?.value.kind === "literal" && JSON.stringify(input.value.value) === JSON.stringify(wanted.value);
+  if (wanted.action === "remove")
+    return input === undefined || (input.value.kind === "literal" && input.value.value === false);
+  return (
+    input?.value.kind === "literal" && JSON.stringify(input.value.value) === JSON.stringify(wanted.value)
+  );
 }
 
 /** Plans (and, unless `dryRun`, makes) the changes that accept the drift of `report`. */
 export async function acceptDrift(report: DriftReport, options: AcceptOptions): Promise<AcceptResult> {
-  const shown = (file: string) => path.relative(options.cwd, file).split(path.sep).join("/") || path.basename(file);
+  const shown = (file: string) =>
+    path.relative(options.cwd, file).split(path.sep).join("/") || path.basename(file);
   const accepted: AcceptedChange[] = [];
   const handEdits: HandEdit[] = [];
   const project = readProject(options.projectDir);
@@ -227,10 +208,25 @@ export async function acceptDrift(report: DriftReport, options: AcceptOptions): 
   }
 
   const reader = programReader(project, options.env);
-  const edits = new Map<string, { text: string; edits: TextEdit[]; checks: { resource: DriftedResource; input: string; wanted: Wanted }[] }>();
+  const edits = new Map<
+    string,
+    {
+      text: string;
+      edits: TextEdit[];
+      checks: { resource: DriftedResource; input: string; wanted: Wanted }[];
+    }
+  >();
   const configUses = new Map<
     string,
-    { change: ConfigChange; uses: { resource: DriftedResource; field: DriftedField; at: { file: string; line: number }; value: unknown }[] }
+    {
+      change: ConfigChange;
+      uses: {
+        resource: DriftedResource;
+        field: DriftedField;
+        at: { file: string; line: number };
+        value: unknown;
+      }[];
+    }
   >();
 
   for (const resource of report.drifted) {
@@ -251,11 +247,33 @@ export async function acceptDrift(report: DriftReport, options: AcceptOptions): 
     }
     if (reader.errors(declaration.file).length > 0) {
       for (const field of resource.fields)
-        hand(resource, field, at, `${shown(declaration.file)} does not parse (${reader.errors(declaration.file)[0]}): fix it first`, field.live);
+        hand(
+          resource,
+          field,
+          at,
+          `${shown(declaration.file)} does not parse (${reader.errors(declaration.file)[0]}): fix it first`,
+          field.live,
+        );
       continue;
     }
     for (const field of resource.fields) {
       const name = inputOf(field);
+      const input = declaration.inputs.get(name);
+      const site = input?.value;
+      if (!field.certain) {
+        hand(resource, field, at, `${name} is one of several secrets that may differ: compare them by hand`);
+        continue;
+      }
+      if (field.secret && site?.kind !== "config") {
+        // The accept never writes a secret into the program's source.
+        hand(
+          resource,
+          field,
+          site ? { file: declaration.file, line: site.line } : at,
+          `${name} is a secret not read from the stack's config: set it by hand`,
+        );
+        continue;
+      }
       let live = field.live;
       if (field.secret) {
         live = await options.liveSecret?.(resource, field.field);
@@ -264,37 +282,38 @@ export async function acceptDrift(report: DriftReport, options: AcceptOptions): 
           continue;
         }
       }
-      if (!field.certain) {
-        hand(resource, field, at, `${name} is a secret that may differ: compare it by hand`);
-        continue;
-      }
       const wanted = wantedOf(field, live);
-      const input = declaration.inputs.get(name);
-      const site = input?.value;
       const fileEdits = edits.get(declaration.file) ?? { text: declaration.text, edits: [], checks: [] };
-      const record = (change: string, where: "program" | "config", file: string, line: number) =>
+      const record = (how: AcceptHow, line: number, value: unknown) =>
         accepted.push({
           resource: resource.resource,
           urn: resource.urn,
           field: name,
-          where,
-          file: shown(file),
+          how,
+          file: shown(declaration.file),
           line,
-          change,
-          value: field.secret || wanted.action === "remove" ? null : wanted.value,
+          declaredIn: shown(declaration.file),
+          configKey: null,
+          value: field.secret ? null : value,
+          secret: field.secret,
         });
-      const shownValue = field.secret ? "a secret" : JSON.stringify(wanted.action === "set" ? wanted.value : null);
       if (!input || !site) {
         if (wanted.action === "remove") continue;
         const inserted = insertInput(declaration, name, wanted.value);
         if (!inserted) {
-          hand(resource, field, at, `${declaration.opaque ?? "its inputs are not an object literal"}: add ${name} by hand`, wanted.value);
+          hand(
+            resource,
+            field,
+            at,
+            `${declaration.opaque ?? "its inputs are not an object literal"}: add ${name} by hand`,
+            wanted.value,
+          );
           continue;
         }
         fileEdits.edits.push(...inserted);
         fileEdits.checks.push({ resource, input: name, wanted });
         edits.set(declaration.file, fileEdits);
-        record(`${name} added (${shownValue})`, "program", declaration.file, declaration.line);
+        record("added", declaration.line, wanted.value);
         continue;
       }
       const siteAt = { file: declaration.file, line: site.line };
@@ -325,20 +344,22 @@ export async function acceptDrift(report: DriftReport, options: AcceptOptions): 
       // A literal.
       if (wanted.action === "remove") {
         if (site.inPlace) fileEdits.edits.push(...removeInput(declaration, input.item, input.span));
-        else if (name === "archived") fileEdits.edits.push(replaceLiteral(declaration, site.span, site.expr, false));
+        else if (name === "archived")
+          fileEdits.edits.push(replaceLiteral(declaration, site.span, site.expr, false));
         else {
           hand(resource, field, siteAt, `${name} is a variable's value: remove it by hand`, null);
           continue;
         }
         fileEdits.checks.push({ resource, input: name, wanted });
         edits.set(declaration.file, fileEdits);
-        record(site.inPlace ? `${name} removed` : `${name} set to false`, "program", declaration.file, site.line);
+        if (site.inPlace) record("removed", site.line, null);
+        else record("rewritten", site.line, false);
         continue;
       }
       fileEdits.edits.push(replaceLiteral(declaration, site.span, site.expr, wanted.value));
       fileEdits.checks.push({ resource, input: name, wanted });
       edits.set(declaration.file, fileEdits);
-      record(`${name} set to ${shownValue}`, "program", declaration.file, site.line);
+      record("rewritten", site.line, wanted.value);
     }
   }
 
@@ -365,11 +386,13 @@ export async function acceptDrift(report: DriftReport, options: AcceptOptions): 
         resource: use.resource.resource,
         urn: use.resource.urn,
         field: inputOf(use.field),
-        where: "config",
+        how: "config",
         file: "",
         line: use.at.line,
-        change: `config ${key} set${entry.change.secret ? " (secret)" : ""}`,
+        declaredIn: shown(use.at.file),
+        configKey: key,
         value: entry.change.secret ? null : use.value,
+        secret: entry.change.secret,
       });
     }
     if (!shared) configChanges.push(entry.change);
@@ -396,7 +419,12 @@ export async function acceptDrift(report: DriftReport, options: AcceptOptions): 
   for (const [file, after] of options.extraFiles ?? []) {
     const existing = files.find((f) => f.file === file);
     if (existing) throw new Error(`two changes to ${shown(file)}`);
-    files.push({ file, shown: shown(file), before: fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "", after });
+    files.push({
+      file,
+      shown: shown(file),
+      before: fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "",
+      after,
+    });
   }
   if (configChanges.length > 0) {
     const stack = options.stack ?? report.stack ?? undefined;
@@ -410,7 +438,7 @@ export async function acceptDrift(report: DriftReport, options: AcceptOptions): 
     });
     files.push({ file, shown: shown(file), before, after });
     for (const [index, change] of accepted.entries())
-      if (change.where === "config" && change.file === "") accepted[index] = { ...change, file: shown(file) };
+      if (change.how === "config" && change.file === "") accepted[index] = { ...change, file: shown(file) };
   }
   return finish(files, options, accepted, handEdits);
 }

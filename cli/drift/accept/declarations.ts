@@ -162,7 +162,8 @@ export class CodeDeclarations {
       for (const call of model.calls) {
         if (!this.#isConstructor(model, call, kind)) continue;
         const first = this.#resourceNameArg(model, call);
-        if (first?.kind === "string" && first.value === name) found.push(this.#declaration(model, call, name, kind));
+        if (first?.kind === "string" && first.value === name)
+          found.push(this.#declaration(model, call, name, kind));
       }
     }
     return found;
@@ -179,7 +180,11 @@ export class CodeDeclarations {
     return count;
   }
 
-  #isConstructor(model: SourceModel, call: Extract<Expr, { kind: "call" }>, kind: CustodyResourceKind): boolean {
+  #isConstructor(
+    model: SourceModel,
+    call: Extract<Expr, { kind: "call" }>,
+    kind: CustodyResourceKind,
+  ): boolean {
     if (model.language === "javascript" && !call.isNew) return false;
     const name = lastName(call.callee);
     if (name === undefined) return false;
@@ -223,7 +228,11 @@ export class CodeDeclarations {
           item: source.argSpans.findIndex((s) => s.start === keyword.span.start),
         });
       });
-      const opts = own ? source.argSpans.findIndex((s) => source.keywords.some((k) => k.key === "opts" && k.span.start === s.start)) : -1;
+      const opts = own
+        ? source.argSpans.findIndex((s) =>
+            source.keywords.some((k) => k.key === "opts" && k.span.start === s.start),
+          )
+        : -1;
       return {
         ...base,
         inputs,
@@ -327,7 +336,11 @@ export class CodeDeclarations {
   }
 
   /** The config read a call is (`config.require("k")`), if it is one. */
-  #configSite(model: SourceModel, call: Extract<Expr, { kind: "call" }>, seen: Set<string>): ConfigSite | undefined {
+  #configSite(
+    model: SourceModel,
+    call: Extract<Expr, { kind: "call" }>,
+    seen: Set<string>,
+  ): ConfigSite | undefined {
     if (call.callee.kind !== "member") return undefined;
     const method = CONFIG_METHODS[call.callee.property];
     const [keyArg] = call.args;
@@ -349,7 +362,9 @@ export class CodeDeclarations {
   #configNamespace(model: SourceModel, object: Expr, seen: Set<string>): string | undefined {
     if (object.kind === "name" && !seen.has(object.name)) {
       const binding = this.#binding(model, object.name);
-      return binding?.value ? this.#configNamespace(model, binding.value, new Set([...seen, object.name])) : undefined;
+      return binding?.value
+        ? this.#configNamespace(model, binding.value, new Set([...seen, object.name]))
+        : undefined;
     }
     if (object.kind !== "call" || lastName(object.callee) !== "Config") return undefined;
     const [ns] = object.args;

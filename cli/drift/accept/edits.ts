@@ -28,10 +28,13 @@ export function literalOf(
   indent: string,
 ): string {
   if (typeof value === "boolean") return booleanLiteral(language, value);
-  if (typeof value === "string") return stringLiteral(language, value, like?.kind === "string" ? like.quote : undefined);
+  if (typeof value === "string")
+    return stringLiteral(language, value, like?.kind === "string" ? like.quote : undefined);
   if (Array.isArray(value) && value.every((v) => typeof v === "string"))
     return listLiteral(language, value, like?.kind === "list" ? like : undefined, text, indent);
-  throw new Error(`a value of this kind (${Array.isArray(value) ? "a list of non-strings" : typeof value}) has no literal here`);
+  throw new Error(
+    `a value of this kind (${Array.isArray(value) ? "a list of non-strings" : typeof value}) has no literal here`,
+  );
 }
 
 /** Replaces a literal with the literal of `value`, in its style. */
@@ -99,7 +102,9 @@ export function insertInput(declaration: Declaration, name: string, value: unkno
     const indent = indentOf(text, next.start);
     const literal = literalOf(language, value, undefined, text, indent);
     const separator = ownLine ? `\n${indent}` : " ";
-    return [{ start: next.start, end: next.start, text: `${itemText(language, name, literal)},${separator}` }];
+    return [
+      { start: next.start, end: next.start, text: `${itemText(language, name, literal)},${separator}` },
+    ];
   }
 
   // At the end: after the last item, with or without its trailing comma.
@@ -122,7 +127,13 @@ export function insertInput(declaration: Declaration, name: string, value: unkno
   // The new line goes after whatever ends the last item's line (its comment stays with it).
   const commaAt = trailingComma ? afterLast : last.end;
   if (!restOfLineIsBlank(language, text, trailingComma ? afterLast + 1 : last.end))
-    return [{ start: commaAt + (trailingComma ? 1 : 0), end: commaAt + (trailingComma ? 1 : 0), text: `${trailingComma ? "" : ","}\n${indent}${item}${trailingComma ? "," : ""}` }];
+    return [
+      {
+        start: commaAt + (trailingComma ? 1 : 0),
+        end: commaAt + (trailingComma ? 1 : 0),
+        text: `${trailingComma ? "" : ","}\n${indent}${item}${trailingComma ? "," : ""}`,
+      },
+    ];
   const eol = lineEnd(text, trailingComma ? afterLast : last.end);
   const edits: TextEdit[] = [];
   if (!trailingComma) edits.push({ start: last.end, end: last.end, text: "," });

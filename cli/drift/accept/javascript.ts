@@ -140,7 +140,8 @@ export function javascriptModel(file: string, text: string): SourceModel {
       return convert(node.expression, depth + 1);
     if (t.isStringLiteral(node))
       return { kind: "string", value: node.text, quote: text[span.start] === "'" ? "'" : '"', span };
-    if (t.isNoSubstitutionTemplateLiteral(node)) return { kind: "string", value: node.text, quote: "`", span };
+    if (t.isNoSubstitutionTemplateLiteral(node))
+      return { kind: "string", value: node.text, quote: "`", span };
     if (t.isTemplateExpression(node)) return { kind: "other", what: "a template literal", span };
     if (node.kind === K.TrueKeyword || node.kind === K.FalseKeyword)
       return { kind: "boolean", value: node.kind === K.TrueKeyword, span };
@@ -224,9 +225,11 @@ export function javascriptModel(file: string, text: string): SourceModel {
     }
     if (t.isImportSpecifier(node)) {
       const imported = (node.propertyName ?? node.name).text;
-      if (RESOURCE_CLASSES.has(imported) && node.name.text !== imported) aliases.set(node.name.text, imported);
+      if (RESOURCE_CLASSES.has(imported) && node.name.text !== imported)
+        aliases.set(node.name.text, imported);
     }
-    if (t.isIdentifier(node) && isReference(node)) references.set(node.text, (references.get(node.text) ?? 0) + 1);
+    if (t.isIdentifier(node) && isReference(node))
+      references.set(node.text, (references.get(node.text) ?? 0) + 1);
     t.forEachChild(node, visit);
   };
 

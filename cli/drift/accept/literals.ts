@@ -6,20 +6,24 @@
  * not show as itself (line breaks, C0 and C1 controls, bidi marks and overrides, the byte order mark, lone
  * surrogates; the set `shownText` of `pulumi-custody/core` escapes). A rewrite keeps the literal's quote style.
  */
-import type { Expr, Quote } from "./source-model";
+
 import type { ProgramLanguage } from "./declarations";
+import type { Expr, Quote } from "./source-model";
 
 /**
  * The characters a literal never holds as they are: C0, DEL and C1 controls, the line and paragraph
  * separators, the bidi marks, embeddings, overrides and isolates, the byte order mark and lone surrogates
  * (`pulumi-custody/core`'s escaping rule, inputs/shown.ts).
  */
-export const UNSAFE_CHARACTER = /[\p{Cc}\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff\ud800-\udfff]/u;
+export const UNSAFE_CHARACTER =
+  /[\p{Cc}\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff\ud800-\udfff]/u;
 
 /** A character's escape as `\xNN` (up to 0xff) or `\uNNNN`. */
 function hexEscape(char: string): string {
   const code = char.codePointAt(0) ?? 0;
-  return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
+  return code <= 0xff
+    ? `\\x${code.toString(16).padStart(2, "0")}`
+    : `\\u${code.toString(16).padStart(4, "0")}`;
 }
 
 const NAMED_ESCAPES: Readonly<Record<string, string>> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
@@ -68,8 +72,7 @@ function plainIsString(text: string): boolean {
  */
 export function yamlString(value: string, style: Quote = "plain"): string {
   const text = value.replace(/\$/g, "$$$$");
-  if (style === "plain" && PLAIN_SAFE.test(text) && plainIsString(text) && !text.endsWith(" "))
-    return text;
+  if (style === "plain" && PLAIN_SAFE.test(text) && plainIsString(text) && !text.endsWith(" ")) return text;
   if (style === "single" && !UNSAFE_CHARACTER.test(text) && !/[\n\r\t]/.test(text))
     return `'${text.replace(/'/g, "''")}'`;
   return `"${escaped(text, '"')}"`;
@@ -131,7 +134,8 @@ export function listLiteral(
   }
   const firstItem = like?.kind === "list" ? like.items[0] : undefined;
   const itemIndent = firstItem
-    ? (/^[ \t]*/.exec(text.slice(text.lastIndexOf("\n", firstItem.span.start - 1) + 1))?.[0] ?? `${indent}    `)
+    ? (/^[ \t]*/.exec(text.slice(text.lastIndexOf("\n", firstItem.span.start - 1) + 1))?.[0] ??
+      `${indent}    `)
     : `${indent}    `;
   const trailingComma = /,\s*[\])]$/.test(original);
   return `[\n${items.map((item) => `${itemIndent}${item}`).join(",\n")}${trailingComma ? "," : ""}\n${indent}]`;

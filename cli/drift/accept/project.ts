@@ -37,11 +37,15 @@ export interface ProgramProject {
 
 /** Reads the project in `dir`; throws one line when there is none or it cannot be read. */
 export function readProject(dir: string): ProgramProject {
-  const projectFile = ["Pulumi.yaml", "Pulumi.yml"].map((f) => path.join(dir, f)).find((f) => fs.existsSync(f));
+  const projectFile = ["Pulumi.yaml", "Pulumi.yml"]
+    .map((f) => path.join(dir, f))
+    .find((f) => fs.existsSync(f));
   if (!projectFile) throw new Error(`there is no Pulumi.yaml in ${dir}: give --cwd the project's directory`);
   const doc = parseDocument(fs.readFileSync(projectFile, "utf8"));
   if (doc.errors.length > 0 || !isMap(doc.contents))
-    throw new Error(`${path.basename(projectFile)} is not a YAML mapping: ${doc.errors[0]?.message.split("\n")[0] ?? ""}`);
+    throw new Error(
+      `${path.basename(projectFile)} is not a YAML mapping: ${doc.errors[0]?.message.split("\n")[0] ?? ""}`,
+    );
   const project = doc.toJS() as Record<string, unknown>;
   const name = typeof project.name === "string" ? project.name : path.basename(dir);
   const runtimeField = project.runtime;
@@ -63,7 +67,11 @@ export function readProject(dir: string): ProgramProject {
       return { ...base, language: "javascript", files: entry ? javascriptProgramFiles(entry) : [] };
     }
     case "python":
-      return { ...base, language: "python", files: pythonProgramFiles(mainIsFile ? path.dirname(main) : programDir) };
+      return {
+        ...base,
+        language: "python",
+        files: pythonProgramFiles(mainIsFile ? path.dirname(main) : programDir),
+      };
     case "yaml": {
       const files = [projectFile];
       const mainYaml = path.join(programDir, "Main.yaml");
@@ -83,7 +91,13 @@ function nodeEntry(dir: string): string | undefined {
       const main = (JSON.parse(fs.readFileSync(manifest, "utf8")) as { main?: unknown }).main;
       if (typeof main === "string") {
         const file = path.resolve(dir, main);
-        const candidates = [file, `${file}.ts`, `${file}.js`, path.join(file, "index.ts"), path.join(file, "index.js")];
+        const candidates = [
+          file,
+          `${file}.ts`,
+          `${file}.js`,
+          path.join(file, "index.ts"),
+          path.join(file, "index.js"),
+        ];
         const found = candidates.find((c) => fs.statSync(c, { throwIfNoEntry: false })?.isFile());
         if (found) return found;
       }
@@ -91,7 +105,9 @@ function nodeEntry(dir: string): string | undefined {
       // A package.json that is not JSON names no entry; the defaults below apply.
     }
   }
-  return ["index.ts", "index.js", "index.mjs", "index.cjs"].map((f) => path.join(dir, f)).find((f) => fs.existsSync(f));
+  return ["index.ts", "index.js", "index.mjs", "index.cjs"]
+    .map((f) => path.join(dir, f))
+    .find((f) => fs.existsSync(f));
 }
 
 /** The config file of `stack` in the project (`Pulumi.<stack>.yaml`). */

@@ -268,12 +268,7 @@ function toModel(raw: RawModel, text: string): SourceModel {
 }
 
 /** A keyword argument's span (`name="x"`); before Python 3.9 the parser gives only its value's. */
-function keywordSpan(
-  text: string,
-  positions: Positions,
-  keyword: Position | null,
-  value: Position,
-): Span {
+function keywordSpan(text: string, positions: Positions, keyword: Position | null, value: Position): Span {
   if (keyword) return positions.span(keyword);
   const valueSpan = positions.span(value);
   const before = /([A-Za-z_][A-Za-z0-9_]*)\s*=\s*$/.exec(text.slice(0, valueSpan.start));
@@ -296,7 +291,10 @@ export function pythonProgramFiles(dir: string): string[] {
     for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const full = path.join(current, entry.name);
       if (entry.isDirectory()) {
-        if (entry.name.startsWith(".") || ["node_modules", "__pycache__", "site-packages"].includes(entry.name))
+        if (
+          entry.name.startsWith(".") ||
+          ["node_modules", "__pycache__", "site-packages"].includes(entry.name)
+        )
           continue;
         walk(full, depth + 1);
       } else if (entry.isFile() && entry.name.endsWith(".py")) files.push(full);

@@ -44,7 +44,8 @@ export function secretKeys(configText: string): Set<string> {
   if (isMap(config))
     for (const pair of config.items) {
       const value = pair.value;
-      if (isMap(value) && value.has("secure")) keys.add(String((pair.key as { value?: unknown })?.value ?? pair.key));
+      if (isMap(value) && value.has("secure"))
+        keys.add(String((pair.key as { value?: unknown })?.value ?? pair.key));
     }
   return keys;
 }
@@ -52,11 +53,15 @@ export function secretKeys(configText: string): Set<string> {
 /** Runs `pulumi` with `input` on standard input; rejects with its last words on a non-zero exit. */
 function pulumi(args: readonly string[], input: string, run: PulumiRunOptions): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn("pulumi", [...args, ...(run.stack ? ["--stack", run.stack] : []), "--non-interactive"], {
-      cwd: run.cwd,
-      env: { ...run.env, PULUMI_SKIP_UPDATE_CHECK: "true" },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
+    const child = spawn(
+      "pulumi",
+      [...args, ...(run.stack ? ["--stack", run.stack] : []), "--non-interactive"],
+      {
+        cwd: run.cwd,
+        env: { ...run.env, PULUMI_SKIP_UPDATE_CHECK: "true" },
+        stdio: ["pipe", "pipe", "pipe"],
+      },
+    );
     let said = "";
     child.stdout.on("data", (chunk: Buffer) => {
       said += chunk.toString("utf8");

@@ -102,7 +102,9 @@ export class YamlDeclarations {
     this.#project = project;
     this.#files = files.map((file) => {
       const doc = parseDocument(file.text);
-      const errors = doc.errors.map((e) => `line ${e.linePos?.[0]?.line ?? "?"}: ${e.message.split("\n")[0]}`);
+      const errors = doc.errors.map(
+        (e) => `line ${e.linePos?.[0]?.line ?? "?"}: ${e.message.split("\n")[0]}`,
+      );
       return { file, root: isMap(doc.contents) ? doc.contents : undefined, errors };
     });
     for (const parsed of this.#files) {
@@ -124,7 +126,8 @@ export class YamlDeclarations {
       const variables = parsed.root?.get("variables", true);
       if (isMap(variables))
         for (const pair of variables.items)
-          if (isScalar(pair.key) && pair.value) this.#variables.set(String(pair.key.value), { node: pair.value as Node, file: parsed });
+          if (isScalar(pair.key) && pair.value)
+            this.#variables.set(String(pair.key.value), { node: pair.value as Node, file: parsed });
       this.#countReads(parsed.root);
     }
   }
@@ -171,7 +174,12 @@ export class YamlDeclarations {
     return count;
   }
 
-  #declaration(parsed: ParsedFile, pair: Pair<Scalar, YAMLMap>, resourceName: string, kind: CustodyResourceKind): Declaration {
+  #declaration(
+    parsed: ParsedFile,
+    pair: Pair<Scalar, YAMLMap>,
+    resourceName: string,
+    kind: CustodyResourceKind,
+  ): Declaration {
     const { text } = parsed.file;
     const base = {
       file: parsed.file.file,
@@ -184,7 +192,12 @@ export class YamlDeclarations {
     const inputs = new Map<string, DeclaredInput>();
     const properties = pair.value?.get("properties", true);
     if (!isMap(properties))
-      return { ...base, inputs, container: undefined, opaque: properties ? "its properties are not a mapping" : "it has no properties" };
+      return {
+        ...base,
+        inputs,
+        container: undefined,
+        opaque: properties ? "its properties are not a mapping" : "it has no properties",
+      };
     const items: Span[] = [];
     properties.items.forEach((property, index) => {
       const key = property.key as Node | null;
@@ -219,7 +232,14 @@ export class YamlDeclarations {
     const computed = (what: string): ComputedSite => ({ kind: "computed", what, span, line });
     if (isScalar(node)) {
       if (typeof node.value === "boolean")
-        return { kind: "literal", value: node.value, span, expr: { kind: "boolean", value: node.value, span }, line, inPlace };
+        return {
+          kind: "literal",
+          value: node.value,
+          span,
+          expr: { kind: "boolean", value: node.value, span },
+          line,
+          inPlace,
+        };
       if (typeof node.value !== "string") return computed(`a ${typeof node.value}`);
       const value = yamlStringValue(node.value);
       if (value !== undefined)
@@ -232,7 +252,9 @@ export class YamlDeclarations {
         const inner = this.#site(variable.file, variable.node, new Set([...seen, reference]), false);
         const reads = this.#reads.get(reference) ?? 0;
         if (inner.kind === "literal" && (reads > 1 || variable.file !== parsed))
-          return computed(`the variable ${reference}, which ${reads > 1 ? `${reads - 1} other place(s) also read` : "another file holds"}`);
+          return computed(
+            `the variable ${reference}, which ${reads > 1 ? `${reads - 1} other place(s) also read` : "another file holds"}`,
+          );
         return inner;
       }
       if (config || !/[.[]/.test(reference))
@@ -249,7 +271,8 @@ export class YamlDeclarations {
     if (isSeq(node)) {
       const values: string[] = [];
       for (const item of node.items) {
-        const value = isScalar(item) && typeof item.value === "string" ? yamlStringValue(item.value) : undefined;
+        const value =
+          isScalar(item) && typeof item.value === "string" ? yamlStringValue(item.value) : undefined;
         if (value === undefined) return computed("a list of values that are not all literals");
         values.push(value);
       }
