@@ -255,7 +255,7 @@ export class CodeDeclarations {
         inPlace = true;
       }
     }
-    if (!args || args.kind !== "object")
+    if (args?.kind !== "object")
       return {
         ...base,
         inputs,

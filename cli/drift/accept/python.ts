@@ -13,7 +13,7 @@ import * as path from "node:path";
 import type { Binding, Expr, Property, SourceModel, Span } from "./source-model";
 
 /** The script: reads `{ files: [{ path, text }] }`, prints `[{ path, calls, bindings, references, errors }]`. */
-const PARSER = String.raw`
+const PARSER = `
 import ast, json, sys
 
 MAX_DEPTH = 24
