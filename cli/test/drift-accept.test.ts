@@ -80,6 +80,7 @@ describe("custody drift --accept", () => {
       '  name: "acc c",',
       '  type: "evm",',
       "});",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the text of a program
       'new Vault("d", { name: `acc d ${pulumi.getStack()}`, type: "evm" });',
       "",
     ].join("\n");
@@ -363,6 +364,7 @@ describe("custody drift --accept", () => {
       "  b:",
       "    type: custody:index:Vault",
       "    properties:",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the text of a program
       "      name: ${bName}",
       "      type: evm",
       "  c:",
@@ -371,11 +373,13 @@ describe("custody drift --accept", () => {
       "  d:",
       "    type: custody:Vault",
       "    properties:",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the text of a program
       "      name: ${dName}",
       "      type: evm",
       "",
     ].join("\n");
 
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the text of a program
     it("properties rewritten in their style, ${bName} set in the stack's config, fn:: left to a hand edit", async () => {
       const dir = project({ "Pulumi.yaml": program, "Pulumi.dev.yaml": "config:\n  proj:bName: acc b\n" });
       const pulumi = configStandIn(dir);
@@ -383,6 +387,7 @@ describe("custody drift --accept", () => {
         dir,
         driftOf([
           drifted("acc-a", [
+            // biome-ignore lint/suspicious/noTemplateCurlyInString: the text of a program
             field("name", "acc a", "Ops: $1 ${x}"),
             field("vaultGroupIds", [GROUP], [OTHER_GROUP]),
           ]),
@@ -512,6 +517,7 @@ describe("custody drift --accept", () => {
       'const pulumi = require("@pulumi/pulumi");',
       'const { Vault } = require("pulumi-custody");',
       'new Vault("a", { name: "acc a", type: "evm" });',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the text of a program
       'new Vault("d", { name: `acc d ${pulumi.getStack()}`, type: "evm" });',
       "",
     ].join("\n");
@@ -550,6 +556,7 @@ describe("custody drift --accept", () => {
           ' const { Vault } = require("pulumi-custody");',
           '-new Vault("a", { name: "acc a", type: "evm" });',
           '+new Vault("a", { name: "renamed a", type: "evm" });',
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the text of a program
           ' new Vault("d", { name: `acc d ${pulumi.getStack()}`, type: "evm" });',
           "",
         ].join("\n"),
