@@ -18,7 +18,7 @@ import { javascriptString, pythonString, UNSAFE_CHARACTER, yamlString } from "..
 import { acceptMarkdown } from "../drift/accept/markdown";
 import type { AcceptReport } from "../drift/accept/report";
 import { yamlStringValue } from "../drift/accept/yaml-program";
-import { driftOf, drifted, field, projectWith } from "./accept-support";
+import { drifted, driftOf, field, projectWith } from "./accept-support";
 
 /** Pieces a hostile name is made of, beside any characters at all. */
 const HOSTILE_PIECES = [
@@ -134,7 +134,9 @@ describe("custody drift --accept: hostile names are written as literals, never a
       fc.property(hostileName, fc.constantFrom("plain", "single", "double"), (name, style) => {
         const scalar = yamlString(name, style as "plain");
         assertVisible(scalar);
-        const doc = parseDocument(`resources:\n  a:\n    properties:\n      name: ${scalar} # a comment\n      type: evm\n`);
+        const doc = parseDocument(
+          `resources:\n  a:\n    properties:\n      name: ${scalar} # a comment\n      type: evm\n`,
+        );
         assert.deepEqual(doc.errors, [], scalar);
         const read = doc.getIn(["resources", "a", "properties", "name"]);
         assert.equal(typeof read, "string", scalar);
