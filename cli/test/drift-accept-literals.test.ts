@@ -45,6 +45,7 @@ const HOSTILE_PIECES = [
   "😀",
   "é",
   "${",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: hostile text, as written
   "${x}",
   "$$",
   "$",
@@ -152,8 +153,10 @@ describe("custody drift --accept: hostile names are written as literals, never a
     const names = [
       ...fc.sample(hostileName, { numRuns: 6, seed: 7 }),
       'x"); require("child_process").exec("rm -rf /"); ("',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: hostile text, as written
       "x\n#!/bin/sh\n${HOME}`id`\u202e",
       "a' + __import__('os').system('id') + 'b",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: hostile text, as written
       "${bName} $${x} #not-a-comment",
     ];
     const programs = {
@@ -239,7 +242,8 @@ describe("custody drift --accept: hostile names are written as literals, never a
       diff: `--- a/index.js\n+++ b/index.js\n@@ -1,1 +1,1 @@\n-old\n+${JSON.stringify(name)}\n \`\`\`\`\n`,
     };
     const text = acceptMarkdown(accept).join("\n");
-    assert.ok(!/[\x00-\x09\x0b-\x1f\x7f\u202e]/.test(text), "no raw control or bidi character");
+    const raw = [...text].filter((c) => c !== "\n" && UNSAFE_CHARACTER.test(c));
+    assert.deepEqual(raw, [], "no raw control or bidi character");
     assert.doesNotMatch(text, /^## forged heading/m);
     assert.match(text, /set to "x``` \\x1b\[2J\\u202e\\n## forged heading\\n```"$/m);
     assert.match(text, /^- `index\.js:9`: `` d`x ``, `name`: /m);

@@ -127,6 +127,17 @@ describe("custody drift --accept: the console's change as a code change (real en
     backendDir = path.join(tempRoot, "backend");
     await fs.promises.mkdir(backendDir);
     emulator = await startTestEmulator();
+    // Two stacks at a time: each language's scenario runs beside another's.
+    const started = limited(
+      2,
+      languages.map((lang) => () => scenario(lang)),
+    );
+    languages.forEach((lang, i) => {
+      const run = started[i] as Promise<void>;
+      // Awaited by its test; until then a failure is not an unhandled rejection.
+      run.catch(() => undefined);
+      runs.set(lang.name, run);
+    });
   });
 
   after(async () => {
@@ -191,7 +202,6 @@ describe("custody drift --accept: the console's change as a code change (real en
       handEdits: (program, prefix) =>
         program
           .replace(`name: "${prefix} b",`, 'name: new pulumi.Config().require("bName"),')
-          // biome-ignore lint/suspicious/noTemplateCurlyInString: the text of the program
           .replace(`name: "${prefix} d",`, () => `name: \`${prefix} \${"d"}\`,`),
       nameLine: (name) => `    name: "${name}",`,
       archivedLine: "    archived: true,",
@@ -378,20 +388,8 @@ describe("custody drift --accept: the console's change as a code change (real en
     });
   }
 
-  // Two stacks at a time: each language's scenario runs beside another's; each test waits for its own.
+  /** Each language's scenario, started by the suite's set-up; each test waits for its own. */
   const runs = new Map<string, Promise<void>>();
-  before(() => {
-    const started = limited(
-      2,
-      languages.map((lang) => () => scenario(lang)),
-    );
-    languages.forEach((lang, i) => {
-      const run = started[i] as Promise<void>;
-      // Awaited by its test; until then a failure is not an unhandled rejection.
-      run.catch(() => undefined);
-      runs.set(lang.name, run);
-    });
-  });
 
   const titles: Record<string, string> = {
     js: "JavaScript on the dynamic provider",
