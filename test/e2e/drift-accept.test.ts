@@ -231,8 +231,9 @@ describe("custody drift --accept: the console's change as a code change (real en
       async project(dir) {
         await fs.promises.writeFile(path.join(dir, "Pulumi.yaml"), "name: accept-yaml\nruntime: yaml\n");
       },
+      // The program declares the config it reads (the YAML host refuses an undeclared one).
       handEdits: (program, prefix) =>
-        program
+        `config:\n  bName:\n    type: string\n${program}`
           // biome-ignore lint/suspicious/noTemplateCurlyInString: the text of the program
           .replace(`name: ${prefix} b\n`, "name: ${bName}\n")
           .replace(`name: ${prefix} d\n`, `name: { "fn::join": [" ", ["${prefix}", "d"]] }\n`),

@@ -283,6 +283,15 @@ export async function acceptDrift(report: DriftReport, options: AcceptOptions): 
         }
       }
       const wanted = wantedOf(field, live);
+      if (wanted.action === "set" && (wanted.value === null || wanted.value === undefined)) {
+        hand(
+          resource,
+          field,
+          site ? { file: declaration.file, line: site.line } : at,
+          `the service's value of ${name} is not known to the check: change it by hand`,
+        );
+        continue;
+      }
       const fileEdits = edits.get(declaration.file) ?? { text: declaration.text, edits: [], checks: [] };
       const record = (how: AcceptHow, line: number, value: unknown) =>
         accepted.push({
