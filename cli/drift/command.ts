@@ -18,9 +18,21 @@ import { acrossTexts, environmentSecrets, redactorOf, scrubPreview, stackConfigS
 import { escapeControls } from "../shown";
 import { acceptDrift } from "./accept/accept";
 import { liveSecretReader } from "./accept/live";
+import { checkSelection, newVaultDeclarations } from "./accept/new-vaults";
 import type { AcceptReport } from "./accept/report";
 import { type DriftReport, driftReport, failedDriftReport } from "./drift";
 import { driftMarkdown } from "./markdown";
+
+/** The flags that only select the vaults of `--accept-new`. */
+const SELECTION_ONLY = [
+  "name-prefix",
+  "name-pattern",
+  "type",
+  "chain",
+  "ignore-split",
+  "exclude-stack",
+  "include-managed",
+];
 
 /** The verdict's lines for an accept: what it changed, and each hand edit with its file and line. */
 function acceptVerdict(accept: AcceptReport): string[] {
@@ -62,8 +74,8 @@ export const driftCommand: Command = {
   summary:
     "the nightly drift check: refresh-preview, reports, exit 0 (none), 3 (drift) or 1 (could not check)",
   usage: [
-    "usage: custody drift [--stack NAME] [--cwd DIR] [--markdown FILE] [--json FILE] [--accept [--dry-run]]",
-    "                     [-- PULUMI PREVIEW ARGUMENTS]",
+    "usage: custody drift [--stack NAME] [--cwd DIR] [--markdown FILE] [--json FILE]",
+    "                     [--accept [--dry-run] [--accept-new [selection]]] [-- PULUMI PREVIEW ARGUMENTS]",
     "",
     "Runs `pulumi preview --refresh --json` and compares every custody resource as the API has it with what the",
     "program declares (its inputs only: outputs that change by themselves are not drift). Arguments after -- go",
@@ -77,6 +89,11 @@ export const driftCommand: Command = {
     "                     config (`pulumi config set`) to declare what the service has; what cannot be (a",
     "                     computed value) is listed with its file and line",
     "  --dry-run          with --accept: write nothing, print the diff it would write on standard output",
+    "  --accept-new       with --accept: also declare the vaults made in the console that no stack manages and",
+    "                     the stack's import selection takes, with the code custody import writes; the",
+    "                     selection: the project's split group (custody-split.json) or, as for custody import,",
+    "                     --name-prefix P, --name-pattern RE, --type T, --chain C (and --exclude-stack NAME,",
+    "                     --include-managed, --ignore-split)",
     "",
     "Exit status: 0 no drift; 3 drift; 1 the check could not run (a refused token, an unreachable API, a",
     "program error), with the reason in one line; 2 bad arguments. The reports are written in every case but 2.",
@@ -95,6 +112,14 @@ export const driftCommand: Command = {
         json: "string",
         accept: "boolean",
         "dry-run": "boolean",
+        "accept-new": "boolean",
+        "name-prefix": "string",
+        "name-pattern": "string",
+        type: "strings",
+        chain: "strings",
+        "ignore-split": "boolean",
+        "exclude-stack": "strings",
+        "include-managed": "boolean",
       },
       aliases: { s: "stack", C: "cwd" },
     });
@@ -108,6 +133,13 @@ export const driftCommand: Command = {
       throw new UsageError(
         "--dry-run goes with --accept (custody drift --accept --dry-run): the check alone writes nothing",
       );
+    const acceptNew = args.flags["accept-new"] === true;
+    if (acceptNew && !accept)
+      throw new UsageError("--accept-new goes with --accept (custody drift --accept --accept-new …)");
+    const selectionFlag = Object.keys(args.flags).find((flag) => SELECTION_ONLY.includes(flag));
+    if (selectionFlag && !acceptNew)
+      throw new UsageError(`--${selectionFlag} selects the vaults of --accept-new, which it goes with`);
+    if (acceptNew) checkSelection(args, path.resolve(io.cwd, (args.flags.cwd as string | undefined) ?? "."));
     const markdownFile = args.flags.markdown as string | undefined;
     const jsonFile = args.flags.json as string | undefined;
     const target = (file: string, what: string, flag: string) => ({
@@ -166,7 +198,7 @@ export const driftCommand: Command = {
       report = failedDriftReport(reason, checkedAt, stack);
     }
 
-    if (accept && report.status === "drift") {
+    if (accept && (report.status === "drift" || (acceptNew && report.status === "clean"))) {
       const projectDir = path.resolve(io.cwd, cwd);
       try {
         const result = await acceptDrift(report, {
@@ -176,18 +208,24 @@ export const driftCommand: Command = {
           cwd: io.cwd,
           dryRun,
           liveSecret: liveSecretReader({ cwd: projectDir, stack, env: io.env }),
+          newDeclarations: acceptNew
+            ? (project, current) => newVaultDeclarations(args, io, project, current)
+            : undefined,
         });
-        report.accept = {
-          dryRun,
-          exitCode: result.exitCode,
-          reason: null,
-          accepted: result.accepted,
-          handEdits: result.handEdits,
-          imported: [],
-          files: result.files.map((f) => f.shown),
-          diff: result.diff,
-        };
+        // A clean stack with no new vault: nothing to accept, and nothing to say.
+        if (report.status === "drift" || result.imported.length > 0)
+          report.accept = {
+            dryRun,
+            exitCode: result.exitCode,
+            reason: null,
+            accepted: result.accepted,
+            handEdits: result.handEdits,
+            imported: result.imported,
+            files: result.files.map((f) => f.shown),
+            diff: result.diff,
+          };
       } catch (err) {
+        if (err instanceof UsageError) throw err;
         const reason = (err instanceof Error ? err.message : String(err)).split("\n")[0] ?? "";
         report.accept = {
           dryRun,

@@ -41,6 +41,7 @@ export function driftMarkdown(report: DriftReport): string {
     lines.push(
       `✅ **No drift**: every custody resource is as the program declares it (${report.resourcesChecked} checked).`,
     );
+    if (report.accept) lines.push("", ...acceptMarkdown(report.accept));
   } else {
     const fields = report.drifted.reduce((n, r) => n + Math.max(r.fields.length, 1), 0);
     lines.push(

@@ -4,7 +4,8 @@
 // archived; the accept then exits 0, writes a's name into the program, b's into Pulumi.<stack>.yaml (through the
 // real `pulumi config set`) and `archived: true` onto c, and changes no other file; `pulumi preview --refresh
 // --expect-no-changes` passes, with the same vault ids. When d is renamed in the console, the accept exits 3 and
-// names the program's file and line for d, writing nothing.
+// names the program's file and line for d, writing nothing. In YAML, a vault then made in the console is
+// declared by `--accept-new` (custody import's code, with the `import` option), and `up` takes it in unchanged.
 //
 // Four programs, each in a stack of its own, two at a time: JavaScript on the dynamic provider, and TypeScript,
 // Python and YAML as `custody import` writes them (onto the plugin, then `pulumi import --file`), with b's and d's
@@ -23,6 +24,7 @@ import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { parse as parseYaml } from "yaml";
 import {
+  apiVaultsNamed,
   configureForEmulator,
   pulumiCli,
   startTestEmulator,
@@ -371,6 +373,44 @@ describe("custody drift --accept: the console's change as a code change (real en
     );
     const computedAfter = new Map([...filesOf(dir), ...filesOf(stack.workspace.workDir)]);
     assert.deepEqual(computedAfter, computedBefore, "nothing written");
+    if (lang.name === "yaml") await acceptNew(stack, prefix, program, id("d"));
+  }
+
+  /**
+   * `--accept-new` on the plugin path: a vault made in the console that the selection (`--name-prefix`) takes is
+   * declared with custody import's code and the `import` option; `up` takes it in without changing it.
+   */
+  async function acceptNew(stack: Stack, prefix: string, program: string, dId: string): Promise<void> {
+    await emulator.client.vaults.rename(dId, `${prefix} d`);
+    const made = await emulator.client.vaults.create({ name: `${prefix} e`, type: "evm" });
+    const before = await fs.promises.readFile(program, "utf8");
+    const out = await custody(stack, [
+      "drift",
+      "--accept",
+      "--accept-new",
+      "--name-prefix",
+      `${prefix} `,
+      "--",
+      "--run-program",
+    ]);
+    assert.equal(out.status, 0, `${out.stderr}\n${out.stdout}`);
+    assert.match(out.stdout, /^✅ \*\*1 vault\(s\) made in the console now declared\*\*/m);
+    const after = await fs.promises.readFile(program, "utf8");
+    assert.ok(after.startsWith(before), "appended");
+    const declared = parseYaml(after) as { resources: Record<string, { options?: Record<string, unknown> }> };
+    assert.equal(declared.resources[`${prefix}-e`]?.options?.import, made.id);
+    const up = await stack.up();
+    assert.equal(up.summary.result, "succeeded");
+    assert.deepEqual(up.summary.resourceChanges, { import: 1, same: 5 }, "imported, nothing created");
+    const state = await stateResources(stack, "custody:index:Vault");
+    assert.equal(String(state.get(`${prefix}-e`)?.id), made.id);
+    const named = await apiVaultsNamed(emulator.client, [`${prefix} e`]);
+    assert.deepEqual(
+      named.map((v) => v.id),
+      [made.id],
+      "the one vault, unchanged",
+    );
+    await stack.preview({ refresh: true, expectNoChanges: true });
   }
 
   /** Runs `tasks` at most `concurrency` at a time; each one's promise, at once. */

@@ -21,9 +21,10 @@ import { CodeDeclarations, type Declaration, type DeclaredInput } from "./declar
 import { unifiedDiff } from "./diff";
 import { applyEdits, insertInput, removeInput, replaceLiteral, type TextEdit } from "./edits";
 import { javascriptModel } from "./javascript";
+import type { NewVaults } from "./new-vaults";
 import { type ProgramProject, readProject, stackConfigFile } from "./project";
 import { pythonModels } from "./python";
-import type { AcceptedChange, AcceptHow, HandEdit } from "./report";
+import type { AcceptedChange, AcceptHow, HandEdit, ImportedVault } from "./report";
 import { type ConfigChange, stackConfigWith } from "./stack-config";
 import { YamlDeclarations } from "./yaml-program";
 
@@ -49,6 +50,8 @@ export interface AcceptResult {
   readonly accepted: AcceptedChange[];
   /** The drift left to a hand edit. */
   readonly handEdits: HandEdit[];
+  /** Vaults made in the console that the program now declares. */
+  readonly imported: ImportedVault[];
   /** The files changed. */
   readonly files: FileChange[];
   /** Their unified diff (`git apply` reads it). */
@@ -72,8 +75,14 @@ export interface AcceptOptions {
    * `undefined` when it cannot be.
    */
   readonly liveSecret?: (resource: DriftedResource, field: string) => Promise<unknown>;
-  /** More changes to the program files, made by the caller (new vaults' code): file → text after. */
-  readonly extraFiles?: ReadonlyMap<string, string>;
+  /**
+   * Declarations of vaults made in the console (`--accept-new`), given each program file's text as the accept
+   * has made it so far.
+   */
+  readonly newDeclarations?: (
+    project: ProgramProject,
+    current: (file: string) => string,
+  ) => Promise<NewVaults | undefined>;
 }
 
 /** What is to become of an input. */
@@ -204,7 +213,7 @@ export async function acceptDrift(report: DriftReport, options: AcceptOptions): 
           `custody drift --accept edits TypeScript, JavaScript, Python and YAML programs; this project's runtime is ${project.runtime || "not named"}: change the program by hand`,
           field?.live ?? null,
         );
-    return finish([], options, accepted, handEdits);
+    return finish([], options, accepted, handEdits, []);
   }
 
   const reader = programReader(project, options.env);
@@ -425,15 +434,23 @@ export async function acceptDrift(report: DriftReport, options: AcceptOptions): 
     }
     files.push({ file, shown: shown(file), before: planned.text, after });
   }
-  for (const [file, after] of options.extraFiles ?? []) {
-    const existing = files.find((f) => f.file === file);
-    if (existing) throw new Error(`two changes to ${shown(file)}`);
-    files.push({
-      file,
-      shown: shown(file),
-      before: fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "",
-      after,
-    });
+  let imported: ImportedVault[] = [];
+  if (options.newDeclarations) {
+    const current = (file: string) =>
+      files.find((f) => f.file === file)?.after ?? (fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "");
+    const added = await options.newDeclarations(project, current);
+    if (added) {
+      imported = added.imported.map((v) => ({ ...v, file: shown(v.file) }));
+      const index = files.findIndex((f) => f.file === added.file);
+      if (index >= 0) files[index] = { ...(files[index] as FileChange), after: added.after };
+      else
+        files.push({
+          file: added.file,
+          shown: shown(added.file),
+          before: current(added.file),
+          after: added.after,
+        });
+    }
   }
   if (configChanges.length > 0) {
     const stack = options.stack ?? report.stack ?? undefined;
@@ -449,7 +466,7 @@ export async function acceptDrift(report: DriftReport, options: AcceptOptions): 
     for (const [index, change] of accepted.entries())
       if (change.how === "config" && change.file === "") accepted[index] = { ...change, file: shown(file) };
   }
-  return finish(files, options, accepted, handEdits);
+  return finish(files, options, accepted, handEdits, imported);
 }
 
 function finish(
@@ -457,6 +474,7 @@ function finish(
   options: AcceptOptions,
   accepted: AcceptedChange[],
   handEdits: HandEdit[],
+  imported: ImportedVault[],
 ): AcceptResult {
   const changed = files.filter((f) => f.before !== f.after);
   if (!options.dryRun)
@@ -471,6 +489,7 @@ function finish(
     exitCode: handEdits.length > 0 ? 3 : 0,
     accepted,
     handEdits,
+    imported,
     files: changed,
     diff: changed.map((f) => unifiedDiff(f.shown, f.before, f.after)).join(""),
   };

@@ -76,7 +76,12 @@ export function acceptMarkdown(accept: AcceptReport): string[] {
     return lines;
   }
   const changes = accept.accepted.length + accept.imported.length;
-  if (accept.exitCode === 0)
+  if (accept.exitCode === 0 && accept.accepted.length === 0 && accept.imported.length > 0)
+    lines.push(
+      `✅ **${accept.imported.length} vault(s) made in the console now declared**, as \`custody import\` writes them. ` +
+        "Once this change is merged, `pulumi up` takes them over and changes nothing on the service. To leave them out, do not merge it.",
+    );
+  else if (accept.exitCode === 0)
     lines.push(
       `✅ **Every drift accepted**: the program${accept.files.length > 0 ? ` and ${accept.files.length} file(s)` : ""} now declare what the service has (${changes} change(s)). ` +
         "Once this change is merged, `pulumi up` changes nothing and every vault keeps its id. To revert the console's change instead, do not merge it: run the deploy (`pulumi up --refresh`).",
