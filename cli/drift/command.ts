@@ -75,7 +75,8 @@ export const driftCommand: Command = {
     "the nightly drift check: refresh-preview, reports, exit 0 (none), 3 (drift) or 1 (could not check)",
   usage: [
     "usage: custody drift [--stack NAME] [--cwd DIR] [--markdown FILE] [--json FILE]",
-    "                     [--accept [--dry-run] [--accept-new [selection]]] [-- PULUMI PREVIEW ARGUMENTS]",
+    "                     [--accept [--dry-run] [--policy-config FILE] [--accept-new [selection]]]",
+    "                     [-- PULUMI PREVIEW ARGUMENTS]",
     "",
     "Runs `pulumi preview --refresh --json` and compares every custody resource as the API has it with what the",
     "program declares (its inputs only: outputs that change by themselves are not drift). Arguments after -- go",
@@ -89,6 +90,8 @@ export const driftCommand: Command = {
     "                     config (`pulumi config set`) to declare what the service has; what cannot be (a",
     "                     computed value) is listed with its file and line",
     "  --dry-run          with --accept: write nothing, print the diff it would write on standard output",
+    "  --policy-config F  with --accept: the stack's policy config; the names of the vaults it declares archived",
+    "                     (or adopted) are added to the policy pack's allow-lists there, in the same change",
     "  --accept-new       with --accept: also declare the vaults made in the console that no stack manages and",
     "                     the stack's import selection takes, with the code custody import writes; the",
     "                     selection: the project's split group (custody-split.json) or, as for custody import,",
@@ -113,6 +116,7 @@ export const driftCommand: Command = {
         accept: "boolean",
         "dry-run": "boolean",
         "accept-new": "boolean",
+        "policy-config": "string",
         "name-prefix": "string",
         "name-pattern": "string",
         type: "strings",
@@ -134,6 +138,11 @@ export const driftCommand: Command = {
         "--dry-run goes with --accept (custody drift --accept --dry-run): the check alone writes nothing",
       );
     const acceptNew = args.flags["accept-new"] === true;
+    const policyConfig = args.flags["policy-config"] as string | undefined;
+    if (policyConfig !== undefined && !accept)
+      throw new UsageError(
+        "--policy-config goes with --accept: it is the file the accepted names are added to",
+      );
     if (acceptNew && !accept)
       throw new UsageError("--accept-new goes with --accept (custody drift --accept --accept-new …)");
     const selectionFlag = Object.keys(args.flags).find((flag) => SELECTION_ONLY.includes(flag));
@@ -208,6 +217,7 @@ export const driftCommand: Command = {
           cwd: io.cwd,
           dryRun,
           liveSecret: liveSecretReader({ cwd: projectDir, stack, env: io.env }),
+          policyConfig: policyConfig ? path.resolve(io.cwd, policyConfig) : undefined,
           newDeclarations: acceptNew
             ? (project, current) => newVaultDeclarations(args, io, project, current)
             : undefined,

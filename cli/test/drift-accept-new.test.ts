@@ -134,6 +134,7 @@ describe("custody drift --accept --accept-new", () => {
         "            name: acc a",
         "            type: evm",
         "outputs:",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the text of a program
         "    a: ${acc-a.id}",
         "",
       ].join("\n");

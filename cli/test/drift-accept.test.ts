@@ -444,6 +444,88 @@ describe("custody drift --accept", () => {
     });
   });
 
+  describe("the policy config (--policy-config)", () => {
+    const program =
+      'const { Vault } = require("pulumi-custody");\nnew Vault("c", { name: "acc c", type: "evm" });\n';
+    const archivedC = () =>
+      driftOf([drifted("c", [field("state", "active", "archived")], { vaultName: "Treasury C (emptied)" })]);
+
+    it("the name of a vault accepted as archived joins the archive allow-list, one line in the file's own layout", async () => {
+      const policy = [
+        "{",
+        '  "custody-vault-allowed-types": { "allowedTypes": ["evm", "solana"] },',
+        '  "custody-vault-archive-allow-list": {',
+        '    "allowedNames": []',
+        "  }",
+        "}",
+        "",
+      ].join("\n");
+      const dir = project({ "Pulumi.yaml": NODE_PROJECT, "index.js": program, "policy.json": policy });
+      const result = await acceptDrift(archivedC(), {
+        projectDir: dir,
+        stack: "dev",
+        env: process.env,
+        cwd: dir,
+        dryRun: false,
+        policyConfig: path.join(dir, "policy.json"),
+      });
+      assert.equal(result.exitCode, 0);
+      assert.equal(
+        fs.readFileSync(path.join(dir, "policy.json"), "utf8"),
+        policy.replace('"allowedNames": []', '"allowedNames": ["Treasury C (emptied)"]'),
+      );
+      const listed = project({
+        "Pulumi.yaml": NODE_PROJECT,
+        "index.js": program,
+        "policy.json":
+          '{\n  "custody-vault-archive-allow-list": {\n    "allowedNames": [\n      "Old"\n    ]\n  }\n}\n',
+      });
+      await acceptDrift(archivedC(), {
+        projectDir: listed,
+        stack: "dev",
+        env: process.env,
+        cwd: listed,
+        dryRun: false,
+        policyConfig: path.join(listed, "policy.json"),
+      });
+      assert.equal(
+        fs.readFileSync(path.join(listed, "policy.json"), "utf8"),
+        '{\n  "custody-vault-archive-allow-list": {\n    "allowedNames": [\n      "Old",\n      "Treasury C (emptied)"\n    ]\n  }\n}\n',
+      );
+    });
+
+    it("a file without the list gets it, everything else kept; a name already there is not added twice", async () => {
+      const dir = project({
+        "Pulumi.yaml": NODE_PROJECT,
+        "index.js": program,
+        "policy.json": '{ "custody-vault-archive-allow-list": "advisory" }\n',
+      });
+      const run = () =>
+        acceptDrift(archivedC(), {
+          projectDir: dir,
+          stack: "dev",
+          env: process.env,
+          cwd: dir,
+          dryRun: true,
+          policyConfig: path.join(dir, "policy.json"),
+        });
+      const result = await run();
+      const after = result.files.find((f) => f.shown === "policy.json")?.after ?? "";
+      assert.deepEqual(JSON.parse(after), {
+        "custody-vault-archive-allow-list": {
+          enforcementLevel: "advisory",
+          allowedNames: ["Treasury C (emptied)"],
+        },
+      });
+      fs.writeFileSync(path.join(dir, "policy.json"), after);
+      assert.deepEqual(
+        (await run()).files.map((f) => f.shown),
+        ["index.js"],
+        "the name is there already",
+      );
+    });
+  });
+
   describe("what is left to a hand edit, and why", () => {
     it("a name built in code, a resource declared twice, a vault gone from the service, a secret in the source", async () => {
       const dir = project({

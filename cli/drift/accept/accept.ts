@@ -15,6 +15,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import type { AllowListPolicy } from "../../import/policy-config";
 import { writeOutputFile } from "../../output-file";
 import type { DriftedField, DriftedResource, DriftReport } from "../drift";
 import { CodeDeclarations, type Declaration, type DeclaredInput } from "./declarations";
@@ -22,6 +23,7 @@ import { unifiedDiff } from "./diff";
 import { applyEdits, insertInput, removeInput, replaceLiteral, type TextEdit } from "./edits";
 import { javascriptModel } from "./javascript";
 import type { NewVaults } from "./new-vaults";
+import { withAllowListed } from "./policy-file";
 import { type ProgramProject, readProject, stackConfigFile } from "./project";
 import { pythonModels } from "./python";
 import type { AcceptedChange, AcceptHow, HandEdit, ImportedVault } from "./report";
@@ -79,6 +81,11 @@ export interface AcceptOptions {
    * Declarations of vaults made in the console (`--accept-new`), given each program file's text as the accept
    * has made it so far.
    */
+  /**
+   * The stack's policy config file (`--policy-config`): the names of the vaults the accept declares `archived`
+   * (or, new, `adoptExisting`) go on the policy pack's allow-lists there, in the same change.
+   */
+  readonly policyConfig?: string;
   readonly newDeclarations?: (
     project: ProgramProject,
     current: (file: string) => string,
@@ -435,12 +442,14 @@ export async function acceptDrift(report: DriftReport, options: AcceptOptions): 
     files.push({ file, shown: shown(file), before: planned.text, after });
   }
   let imported: ImportedVault[] = [];
+  const current = (file: string) =>
+    files.find((f) => f.file === file)?.after ?? (fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "");
+  const allowLists: Partial<Record<AllowListPolicy, string[]>> = {};
   if (options.newDeclarations) {
-    const current = (file: string) =>
-      files.find((f) => f.file === file)?.after ?? (fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "");
     const added = await options.newDeclarations(project, current);
     if (added) {
       imported = added.imported.map((v) => ({ ...v, file: shown(v.file) }));
+      Object.assign(allowLists, added.allowLists);
       const index = files.findIndex((f) => f.file === added.file);
       if (index >= 0) files[index] = { ...(files[index] as FileChange), after: added.after };
       else
@@ -450,6 +459,24 @@ export async function acceptDrift(report: DriftReport, options: AcceptOptions): 
           before: current(added.file),
           after: added.after,
         });
+    }
+  }
+  if (options.policyConfig) {
+    // A vault now declared archived: its name on the archive allow-list (a secret name is not written).
+    const names = new Map(report.drifted.map((r) => [r.urn, r.vaultName]));
+    const archived = accepted
+      .filter((c) => c.field === "archived" && c.value === true)
+      .flatMap((c) => names.get(c.urn) ?? []);
+    if (archived.length > 0)
+      allowLists["custody-vault-archive-allow-list"] = [
+        ...(allowLists["custody-vault-archive-allow-list"] ?? []),
+        ...archived,
+      ];
+    if (Object.keys(allowLists).length > 0) {
+      const file = options.policyConfig;
+      const before = current(file);
+      const after = withAllowListed(before, allowLists);
+      if (after !== before) files.push({ file, shown: shown(file), before, after });
     }
   }
   if (configChanges.length > 0) {

@@ -12,9 +12,10 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { isMap, parseDocument } from "yaml";
 import { type CommandIo, type ParsedArgs, UsageError } from "../../command";
-import { dynamicProgram } from "../../import/dynamic-program";
+import { adoptedVaultInputs, dynamicProgram } from "../../import/dynamic-program";
 import { generateProgram, type Language } from "../../import/generate";
 import { planImport, settingsEnv } from "../../import/plan";
+import { type AllowListPolicy, neededAllowLists } from "../../import/policy-config";
 import type { ImportProvider, Selection } from "../../import/select";
 import { SPLIT_RECORD } from "../../import/split";
 import { importFileOf } from "../../import-file/import-file";
@@ -38,6 +39,8 @@ export interface NewVaults {
   readonly after: string;
   /** The vaults declared. */
   readonly imported: ImportedVault[];
+  /** The names the policy pack's allow-lists need for these declarations (`adoptExisting`, `archived`). */
+  readonly allowLists: Partial<Record<AllowListPolicy, string[]>>;
 }
 
 /** Whether the arguments or the project give an import selection; a usage error says how to give one. */
@@ -256,6 +259,9 @@ export async function newVaultDeclarations(
   return {
     file,
     after,
+    allowLists: neededAllowLists(
+      selection.vaults.map((v) => (provider === "dynamic" ? adoptedVaultInputs(v) : v.inputs)),
+    ),
     imported: selection.vaults.map((v) => ({
       resource: v.name,
       vaultId: v.vault.id,
