@@ -399,9 +399,10 @@ describe("custody drift --accept: the console's change as a code change (real en
     assert.ok(after.startsWith(before), "appended");
     const declared = parseYaml(after) as { resources: Record<string, { options?: Record<string, unknown> }> };
     assert.equal(declared.resources[`${prefix}-e`]?.options?.import, made.id);
-    const up = await stack.up();
+    // The deploy of the merged change (`pulumi up --refresh`).
+    const up = await stack.up({ refresh: true });
     assert.equal(up.summary.result, "succeeded");
-    assert.deepEqual(up.summary.resourceChanges, { import: 1, same: 5 }, "imported, nothing created");
+    assert.deepEqual(up.summary.resourceChanges, { import: 1, same: 5 }, "imported, nothing created or changed");
     const state = await stateResources(stack, "custody:index:Vault");
     assert.equal(String(state.get(`${prefix}-e`)?.id), made.id);
     const named = await apiVaultsNamed(emulator.client, [`${prefix} e`]);
