@@ -10,10 +10,12 @@ import type { AcceptedChange, AcceptReport, HandEdit } from "./report";
 /** How many characters of a value the report shows. */
 const SHOWN_MAX = 120;
 
-/** A value as the report shows it: a secret never, text escaped and quoted. */
+/** A value as the report shows it: a secret never, text escaped and quoted, anything else as its JSON. */
 function valueText(value: unknown, secret: boolean): string {
   if (secret) return "a secret value (not shown)";
-  return shownValue(value, SHOWN_MAX);
+  if (typeof value === "string") return shownValue(value, SHOWN_MAX);
+  const json = JSON.stringify(value) ?? String(value);
+  return code(json.length > SHOWN_MAX ? `${json.slice(0, SHOWN_MAX - 1)}…` : json);
 }
 
 /** Inline code of `text` that no backtick in it can close. */
@@ -83,7 +85,7 @@ export function acceptMarkdown(accept: AcceptReport): string[] {
     );
   else if (accept.exitCode === 0)
     lines.push(
-      `✅ **Every drift accepted**: the program${accept.files.length > 0 ? ` and ${accept.files.length} file(s)` : ""} now declare what the service has (${changes} change(s)). ` +
+      `✅ **Every drift accepted** (${changes} change(s) in ${accept.files.length} file(s)): the program now declares what the service has. ` +
         "Once this change is merged, `pulumi up` changes nothing and every vault keeps its id. To revert the console's change instead, do not merge it: run the deploy (`pulumi up --refresh`).",
     );
   else
