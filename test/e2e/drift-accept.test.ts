@@ -402,7 +402,11 @@ describe("custody drift --accept: the console's change as a code change (real en
     // The deploy of the merged change (`pulumi up --refresh`).
     const up = await stack.up({ refresh: true });
     assert.equal(up.summary.result, "succeeded");
-    assert.deepEqual(up.summary.resourceChanges, { import: 1, same: 5 }, "imported, nothing created or changed");
+    assert.deepEqual(
+      up.summary.resourceChanges,
+      { import: 1, same: 5 },
+      "imported, nothing created or changed",
+    );
     const state = await stateResources(stack, "custody:index:Vault");
     assert.equal(String(state.get(`${prefix}-e`)?.id), made.id);
     const named = await apiVaultsNamed(emulator.client, [`${prefix} e`]);
