@@ -131,12 +131,11 @@ function noteReason(resource: DriftedResource): string {
 interface ProgramReader {
   find(resource: DriftedResource): Declaration[];
   configReads(key: string): number;
-  /** The declarations of `resource` in `text`, read as `file` would be, and the file's syntax errors. */
+  /** `text` read as `file` would be (once, for every check of it): its declarations, its syntax errors. */
   reread(
     file: string,
     text: string,
-    resource: DriftedResource,
-  ): { declarations: Declaration[]; errors: readonly string[] };
+  ): { find(resource: DriftedResource): Declaration[]; errors: readonly string[] };
   errors(file: string): readonly string[];
 }
 
@@ -148,9 +147,9 @@ function programReader(project: ProgramProject, env: NodeJS.ProcessEnv): Program
     return {
       find: (r) => reader.find(r.resource, r.kind),
       configReads: (key) => reader.configReads(key),
-      reread: (file, text, r) => {
+      reread: (file, text) => {
         const again = new YamlDeclarations([{ file, text }], project.name);
-        return { declarations: again.find(r.resource, r.kind), errors: again.errors().get(file) ?? [] };
+        return { find: (r) => again.find(r.resource, r.kind), errors: again.errors().get(file) ?? [] };
       },
       errors: (file) => errors.get(file) ?? [],
     };
@@ -164,13 +163,11 @@ function programReader(project: ProgramProject, env: NodeJS.ProcessEnv): Program
   return {
     find: (r) => reader.find(r.resource, r.kind),
     configReads: (key) => reader.configReads(key),
-    reread: (file, text, r) => {
+    reread: (file, text) => {
       const [model] = parse([{ file, text }]);
-      if (!model) return { declarations: [], errors: ["not read"] };
-      return {
-        declarations: new CodeDeclarations([model], project.name).find(r.resource, r.kind),
-        errors: model.errors,
-      };
+      if (!model) return { find: () => [], errors: ["not read"] };
+      const again = new CodeDeclarations([model], project.name);
+      return { find: (r) => again.find(r.resource, r.kind), errors: model.errors };
     },
     errors: (file) => models.find((m) => m.file === file)?.errors ?? [],
   };
@@ -427,10 +424,11 @@ export async function acceptDrift(report: DriftReport, options: AcceptOptions): 
   for (const [file, planned] of edits) {
     const after = applyEdits(planned.text, planned.edits);
     // Read back: the file still parses, and each edited input now declares the service's value.
+    const again = reader.reread(file, after);
     for (const check of planned.checks) {
-      const again = reader.reread(file, after, check.resource);
-      const [declaration] = again.declarations;
-      if (again.errors.length > 0 || again.declarations.length !== 1 || !declaration)
+      const declarations = again.find(check.resource);
+      const [declaration] = declarations;
+      if (again.errors.length > 0 || declarations.length !== 1 || !declaration)
         throw new Error(
           `the change to ${shown(file)} would not read back (${again.errors[0] ?? "the declaration is lost"}); nothing was written`,
         );

@@ -141,8 +141,10 @@ class Positions {
   offset(line: number, byteColumn: number): number {
     const start = this.#starts[line - 1] ?? this.#text.length;
     const end = this.#starts[line] ?? this.#text.length;
-    const bytes = Buffer.from(this.#text.slice(start, end), "utf8");
-    return start + bytes.subarray(0, byteColumn).toString("utf8").length;
+    const text = this.#text.slice(start, end);
+    // An ASCII line's bytes are its characters.
+    if (!/[^\x00-\x7f]/.test(text)) return start + byteColumn;
+    return start + Buffer.from(text, "utf8").subarray(0, byteColumn).toString("utf8").length;
   }
   span(pos: Position): Span {
     return { start: this.offset(pos[0], pos[1]), end: this.offset(pos[2], pos[3]) };
