@@ -566,6 +566,43 @@ describe("custody drift --accept", () => {
       );
     });
 
+    it("only a class of a custody package is a custody resource: another package's Vault of the same name is never edited", async () => {
+      const program = [
+        'import * as aws from "@pulumi/aws";',
+        'import { Vault } from "pulumi-custody";',
+        'import custodyPy = require("@pulumi-custody/custody");',
+        'new aws.backup.Vault("a", { name: "backups" });',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the text of a program
+        'new Vault("a", { name: `ops ${1}`, type: "evm" });',
+        'new custodyPy.Vault("b", { name: "b", type: custodyPy.VaultType.Evm });',
+        "",
+      ].join("\n");
+      const dir = project({ "Pulumi.yaml": NODE_PROJECT, "index.ts": program });
+      const result = await accept(
+        dir,
+        driftOf([drifted("a", [field("name", "ops 1", "renamed")]), drifted("b", [field("name", "b", "B")])]),
+      );
+      assert.deepEqual(
+        result.handEdits.map((h) => [h.resource, h.line]),
+        [["a", 5]],
+        "the custody vault a: its template",
+      );
+      assert.deepEqual(changedLines(result.diff), [
+        '-new custodyPy.Vault("b", { name: "b", type: custodyPy.VaultType.Evm });',
+        '+new custodyPy.Vault("b", { name: "B", type: custodyPy.VaultType.Evm });',
+      ]);
+      const python = project({
+        "Pulumi.yaml": PYTHON_PROJECT,
+        "__main__.py":
+          'import pulumi_aws as aws\nfrom pulumi_custody import Vault as CustodyVault\naws.backup.Vault("a", name="backups")\nCustodyVault("a", name="a", type="evm")\n',
+      });
+      const py = await accept(python, driftOf([drifted("a", [field("name", "a", "A")])]));
+      assert.deepEqual(changedLines(py.diff), [
+        '-CustodyVault("a", name="a", type="evm")',
+        '+CustodyVault("a", name="A", type="evm")',
+      ]);
+    });
+
     it("a config key the program reads elsewhere too is not set: it would change more than the drift", async () => {
       const dir = project({
         "Pulumi.yaml": NODE_PROJECT,

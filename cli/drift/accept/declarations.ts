@@ -10,7 +10,15 @@
  *   and the report says where and what to change.
  */
 import type { CustodyResourceKind } from "pulumi-custody/core";
-import { type Binding, type Expr, lastName, lineOf, type SourceModel, type Span } from "./source-model";
+import {
+  type Binding,
+  dottedName,
+  type Expr,
+  lastName,
+  lineOf,
+  type SourceModel,
+  type Span,
+} from "./source-model";
 
 /** The languages an accept edits. */
 export type ProgramLanguage = "javascript" | "python" | "yaml";
@@ -186,9 +194,12 @@ export class CodeDeclarations {
     kind: CustodyResourceKind,
   ): boolean {
     if (model.language === "javascript" && !call.isNew) return false;
-    const name = lastName(call.callee);
-    if (name === undefined) return false;
-    return (call.callee.kind === "name" ? (model.aliases.get(name) ?? name) : name) === kind;
+    // Only a class of a custody package: `aws.backup.Vault("a", …)` is not a custody vault.
+    const callee = call.callee;
+    if (callee.kind === "name") return model.custodyClasses.get(callee.name) === kind;
+    if (callee.kind !== "member" || callee.property !== kind) return false;
+    const root = dottedName(callee.object)?.split(".")[0];
+    return root !== undefined && model.custodyModules.has(root);
   }
 
   #resourceNameArg(model: SourceModel, call: Extract<Expr, { kind: "call" }>): Expr | undefined {

@@ -7,7 +7,14 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type * as TypeScript from "typescript";
-import type { Binding, Expr, Property, SourceModel, Span } from "./source-model";
+import {
+  type Binding,
+  type Expr,
+  isCustodyPackage,
+  type Property,
+  type SourceModel,
+  type Span,
+} from "./source-model";
 
 let loaded: typeof TypeScript | undefined;
 
@@ -120,7 +127,21 @@ export function javascriptModel(file: string, text: string): SourceModel {
   const calls: Extract<Expr, { kind: "call" }>[] = [];
   const declared = new Map<string, Binding[]>();
   const references = new Map<string, number>();
-  const aliases = new Map<string, string>();
+  const classes = new Map<string, string>();
+  const modules = new Set<string>();
+  /** Whether an expression is `require("<a custody package>")` (or `await import(…)`). */
+  const requiredCustody = (expr: TypeScript.Expression): boolean => {
+    let inner = expr;
+    while (t.isAwaitExpression(inner) || t.isParenthesizedExpression(inner)) inner = inner.expression;
+    return (
+      t.isCallExpression(inner) &&
+      ((t.isIdentifier(inner.expression) && inner.expression.text === "require") ||
+        inner.expression.kind === K.ImportKeyword) &&
+      inner.arguments.length === 1 &&
+      t.isStringLiteral(inner.arguments[0] as TypeScript.Node) &&
+      isCustodyPackage((inner.arguments[0] as TypeScript.StringLiteral).text)
+    );
+  };
 
   const propertyKey = (name: TypeScript.PropertyName): string | undefined =>
     t.isIdentifier(name) || t.isStringLiteral(name) || t.isNoSubstitutionTemplateLiteral(name)
@@ -223,10 +244,40 @@ export function javascriptModel(file: string, text: string): SourceModel {
       };
       declared.set(binding.name, [...(declared.get(binding.name) ?? []), binding]);
     }
-    if (t.isImportSpecifier(node)) {
-      const imported = (node.propertyName ?? node.name).text;
-      if (RESOURCE_CLASSES.has(imported) && node.name.text !== imported)
-        aliases.set(node.name.text, imported);
+    // The custody classes and packages in scope: `import { Vault as V } from "pulumi-custody"`, `import * as
+    // custody from "@pulumi-custody/custody"`, `const { Vault } = require("pulumi-custody")`, `const c = require(…)`.
+    if (
+      t.isImportDeclaration(node) &&
+      t.isStringLiteral(node.moduleSpecifier) &&
+      isCustodyPackage(node.moduleSpecifier.text)
+    ) {
+      const clause = node.importClause;
+      if (clause?.name) modules.add(clause.name.text);
+      const bindings = clause?.namedBindings;
+      if (bindings && t.isNamespaceImport(bindings)) modules.add(bindings.name.text);
+      if (bindings && t.isNamedImports(bindings))
+        for (const element of bindings.elements) {
+          const imported = (element.propertyName ?? element.name).text;
+          if (RESOURCE_CLASSES.has(imported)) classes.set(element.name.text, imported);
+        }
+    }
+    if (t.isImportEqualsDeclaration(node) && t.isExternalModuleReference(node.moduleReference)) {
+      const target = node.moduleReference.expression;
+      if (t.isStringLiteral(target) && isCustodyPackage(target.text)) modules.add(node.name.text);
+    }
+    if (t.isVariableDeclaration(node) && node.initializer && requiredCustody(node.initializer)) {
+      if (t.isIdentifier(node.name)) modules.add(node.name.text);
+      else if (t.isObjectBindingPattern(node.name))
+        for (const element of node.name.elements) {
+          const imported =
+            element.propertyName && t.isIdentifier(element.propertyName)
+              ? element.propertyName.text
+              : t.isIdentifier(element.name)
+                ? element.name.text
+                : undefined;
+          if (imported && RESOURCE_CLASSES.has(imported) && t.isIdentifier(element.name))
+            classes.set(element.name.text, imported);
+        }
     }
     if (t.isIdentifier(node) && isReference(node))
       references.set(node.text, (references.get(node.text) ?? 0) + 1);
@@ -274,7 +325,8 @@ export function javascriptModel(file: string, text: string): SourceModel {
     calls,
     bindings,
     references,
-    aliases,
+    custodyClasses: classes,
+    custodyModules: modules,
     errors: syntaxErrors(source),
   };
 }

@@ -10,7 +10,14 @@
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { Binding, Expr, Property, SourceModel, Span } from "./source-model";
+import {
+  type Binding,
+  type Expr,
+  isCustodyPackage,
+  type Property,
+  type SourceModel,
+  type Span,
+} from "./source-model";
 
 /** The script: reads `{ files: [{ path, text }] }`, prints `[{ path, calls, bindings, references, errors }]`. */
 const PARSER = `
@@ -79,7 +86,7 @@ def model(path, text):
         tree = ast.parse(text, filename=path)
     except SyntaxError as err:
         return {"path": path, "errors": ["line %s: %s" % (err.lineno, err.msg)]}
-    calls, bindings, references = [], {}, {}
+    calls, bindings, references, imports = [], {}, {}, []
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
             calls.append(call(node, 0))
@@ -95,8 +102,14 @@ def model(path, text):
                         bindings.setdefault(name.id, []).append({"value": None, "pos": pos(name)})
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
             references[node.id] = references.get(node.id, 0) + 1
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                imports.append({"module": alias.name, "name": None, "as": alias.asname or alias.name.split(".")[0]})
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for alias in node.names:
+                imports.append({"module": node.module, "name": alias.name, "as": alias.asname or alias.name})
     calls.sort(key=lambda c: (c["pos"][0], c["pos"][1]))
-    return {"path": path, "calls": calls, "bindings": bindings, "references": references, "errors": []}
+    return {"path": path, "calls": calls, "bindings": bindings, "references": references, "imports": imports, "errors": []}
 
 request = json.load(sys.stdin)
 json.dump([model(f["path"], f["text"]) for f in request["files"]], sys.stdout)
@@ -127,6 +140,7 @@ interface RawModel {
   calls?: RawExpr[];
   bindings?: Record<string, { value: RawExpr | null; pos: Position }[]>;
   references?: Record<string, number>;
+  imports?: { module: string; name: string | null; as: string }[];
   errors: string[];
 }
 
@@ -264,9 +278,30 @@ function toModel(raw: RawModel, text: string): SourceModel {
     calls,
     bindings,
     references: new Map(Object.entries(raw.references ?? {})),
-    aliases: new Map(),
+    ...custodyImports(raw.imports ?? []),
     errors: raw.errors,
   };
+}
+
+/** The custody classes and modules a Python file imports. */
+function custodyImports(imports: readonly { module: string; name: string | null; as: string }[]): {
+  custodyClasses: Map<string, string>;
+  custodyModules: Set<string>;
+} {
+  const custodyClasses = new Map<string, string>();
+  const custodyModules = new Set<string>();
+  for (const entry of imports) {
+    if (!isCustodyPackage(entry.module)) continue;
+    if (entry.name === null) custodyModules.add(entry.as);
+    else if (entry.name === "Vault" || entry.name === "VaultAddress")
+      custodyClasses.set(entry.as, entry.name);
+    // `from pulumi_custody import vault` (a submodule), `from pulumi_custody import *`: the module's names.
+    else if (entry.name === "*") {
+      custodyClasses.set("Vault", "Vault");
+      custodyClasses.set("VaultAddress", "VaultAddress");
+    } else custodyModules.add(entry.as);
+  }
+  return { custodyClasses, custodyModules };
 }
 
 /** A keyword argument's span (`name="x"`); before Python 3.9 the parser gives only its value's. */

@@ -93,10 +93,27 @@ export interface SourceModel {
   readonly bindings: ReadonlyMap<string, Binding>;
   /** How many times each name is read (its declarations not counted). */
   readonly references: ReadonlyMap<string, number>;
-  /** Local names of the custody resource classes imported under another name (`Vault as V`: `V` → `Vault`). */
-  readonly aliases: ReadonlyMap<string, string>;
+  /**
+   * The custody resource classes imported from a custody package (`pulumi-custody`, `@pulumi-custody/custody`,
+   * `pulumi_custody`), by local name (`Vault`, or `V` for `Vault as V`) → class (`Vault`).
+   */
+  readonly custodyClasses: ReadonlyMap<string, string>;
+  /** The local names of custody packages imported whole (`import * as custody`, `import pulumi_custody as custody`). */
+  readonly custodyModules: ReadonlySet<string>;
   /** Syntax errors, each in one line (`line 3: …`); a file with errors is not edited. */
   readonly errors: readonly string[];
+}
+
+/** The packages of the custody resources: the dynamic provider's, the plugin's Node.js and Python SDKs. */
+export const CUSTODY_PACKAGES: readonly RegExp[] = [
+  /^pulumi-custody(\/|$)/,
+  /^@pulumi-custody\/custody(\/|$)/,
+  /^pulumi_custody(\.|$)/,
+];
+
+/** Whether a module specifier names a custody package. */
+export function isCustodyPackage(specifier: string): boolean {
+  return CUSTODY_PACKAGES.some((pattern) => pattern.test(specifier));
 }
 
 /** The 1-based line of `offset` in `text`. */
