@@ -157,7 +157,7 @@ class Positions {
     const end = this.#starts[line] ?? this.#text.length;
     const text = this.#text.slice(start, end);
     // An ASCII line's bytes are its characters.
-    if (!/[^\x00-\x7f]/.test(text)) return start + byteColumn;
+    if (Buffer.byteLength(text, "utf8") === text.length) return start + byteColumn;
     return start + Buffer.from(text, "utf8").subarray(0, byteColumn).toString("utf8").length;
   }
   span(pos: Position): Span {
