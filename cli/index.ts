@@ -6,6 +6,13 @@
  */
 export type { Command, CommandIo } from "./command";
 export { COMMANDS, main } from "./custody";
+export type {
+  AcceptedChange,
+  AcceptHow,
+  AcceptReport,
+  HandEdit,
+  ImportedVault,
+} from "./drift/accept/report";
 export {
   DRIFT_EXIT_CODES,
   type DriftedField,

@@ -22,6 +22,7 @@ import {
 } from "pulumi-custody/core";
 import type { PreviewDiagnostic, PreviewJson, PreviewStep } from "../review/preview";
 import { compareField, isMasked, plainValue } from "../review/values";
+import type { AcceptReport } from "./accept/report";
 
 /** The version of the report's shape (drift/report.schema.json). */
 export const DRIFT_REPORT_VERSION = 1;
@@ -91,6 +92,11 @@ export interface DriftReport {
   resourcesChecked: number;
   /** The resources that differ from their declaration (empty unless `drift`). */
   drifted: DriftedResource[];
+  /**
+   * With `--accept` (and drift found): what the accept changed, or would change with `--dry-run`, and what it
+   * left to a hand edit. Its `exitCode` is then the command's.
+   */
+  accept?: AcceptReport;
 }
 
 /** What the check knows besides the events. */
@@ -176,15 +182,51 @@ function stackOfUrn(urn: string): string | undefined {
   return /^urn:pulumi:([^:]+)::/.exec(urn)?.[1];
 }
 
+/** A list of ids, lower case. */
+function ids(value: unknown): string[] | undefined {
+  return Array.isArray(value) && value.every((v) => typeof v === "string")
+    ? value.map((v: string) => v.toLowerCase())
+    : undefined;
+}
+
+/**
+ * A vault's live membership, as the provider's `diff` compares it: the read's `vaultGroupIds` input, else (a
+ * vault whose state declares no membership yet, as one `pulumi import` took in) the outputs' groups, plus those
+ * pending, minus those pending removal.
+ */
+function liveVaultGroups(inputs: Record<string, unknown>, outputs: Record<string, unknown>): unknown {
+  if (inputs.vaultGroupIds !== undefined) return inputs.vaultGroupIds;
+  const current = ids(outputs.vaultGroupIds);
+  if (!current) return undefined;
+  const removing = new Set(ids(outputs.pendingRemovalVaultGroupIds) ?? []);
+  const adding = (ids(outputs.pendingVaultGroupIds) ?? []).filter((id) => !current.includes(id));
+  return [...current, ...adding].filter((id) => !removing.has(id));
+}
+
+/** Whether two lists hold the same ids, in any order and case (the provider's rule for vault groups). */
+function sameIdSet(a: unknown, b: unknown): boolean {
+  const left = ids(a);
+  const right = ids(b);
+  if (!left || !right) return false;
+  const l = new Set(left);
+  const r = new Set(right);
+  return l.size === r.size && [...l].every((id) => r.has(id));
+}
+
 /** The differing inputs of a planned step: live (old) against declared (new). */
 function driftedFields(step: PreviewStep, inputNames: readonly string[]): DriftedField[] {
-  const live = step.oldState?.inputs ?? {};
+  const inputs = step.oldState?.inputs ?? {};
+  const live: Record<string, unknown> = {
+    ...inputs,
+    vaultGroupIds: liveVaultGroups(inputs, step.oldState?.outputs ?? {}),
+  };
   const declared = step.newState?.inputs ?? {};
   const visible: DriftedField[] = [];
   const masked: string[] = [];
   for (const field of inputNames) {
     // An input the program leaves unset is the service's to choose: never drift.
     if (declared[field] === undefined) continue;
+    if (field === "vaultGroupIds" && sameIdSet(live[field], declared[field])) continue;
     const comparison = compareField(live[field], declared[field]);
     if (comparison === "changed")
       visible.push({

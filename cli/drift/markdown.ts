@@ -5,6 +5,7 @@
  */
 import { showValue } from "../review/values";
 import { shownText } from "../shown";
+import { acceptMarkdown } from "./accept/markdown";
 import type { DriftedField, DriftedResource, DriftReport } from "./drift";
 
 /** The longest table cell, and the longest line of prose that quotes the service or the engine. */
@@ -53,6 +54,7 @@ export function driftMarkdown(report: DriftReport): string {
     lines.push(
       `✅ **No drift**: every custody resource is as the program declares it (${report.resourcesChecked} checked).`,
     );
+    if (report.accept) lines.push("", ...acceptMarkdown(report.accept));
   } else {
     const fields = report.drifted.reduce((n, r) => n + Math.max(r.fields.length, 1), 0);
     lines.push(
@@ -84,11 +86,14 @@ export function driftMarkdown(report: DriftReport): string {
     if (notes.length > 0) {
       lines.push("", ...notes.map((r) => `- ${prose(`${resourceCell(r)}: ${r.note}`)}.`));
     }
-    lines.push(
-      "",
-      "To repair, run the deploy (`pulumi up --refresh`): it puts every resource back as declared (an archived " +
-        "vault is restored). To keep a change made outside of Pulumi, change the program to match it instead.",
-    );
+    if (report.accept) lines.push("", ...acceptMarkdown(report.accept));
+    else
+      lines.push(
+        "",
+        "To repair, run the deploy (`pulumi up --refresh`): it puts every resource back as declared (an archived " +
+          "vault is restored). To keep a change made outside of Pulumi, change the program to match it instead " +
+          "(`custody drift --accept` does it where it can).",
+      );
   }
   lines.push("", `Checked at ${report.checkedAt}.`);
   return `${lines.join("\n")}\n`;

@@ -244,6 +244,57 @@ describe("custody drift", () => {
       assertValid(report);
     });
 
+    it("vault groups compare as the provider does: a set, the live one from the outputs when the read's inputs lack it", () => {
+      const [groupA, groupB, groupC] = [
+        "405a1a60-7075-4457-9d86-26046a4f1930",
+        "7d1e9b0c-2f4a-4c3b-9e8d-1a2b3c4d5e6f",
+        "0b9f6a2e-51c3-4d7e-8a90-1b2c3d4e5f60",
+      ];
+      // A vault taken in by `pulumi import`: its state has no declared membership yet, so the read's inputs
+      // leave vaultGroupIds out; the outputs have the live membership, in the API's order.
+      const renamed = payments("renamed", "2026-11-26T22:00:00Z");
+      renamed.outputs = { ...renamed.outputs, vaultGroupIds: [groupB, groupA] };
+      const declared = {
+        inputs: { name: "Payments", type: "evm", vaultGroupIds: [groupA, groupB.toUpperCase()] },
+      };
+      const sameGroups = check([
+        ...refresh(VAULT, "payments", payments("Payments", "2026-01-01T00:00:00Z"), renamed),
+        step("update", VAULT, "payments", renamed, declared),
+        summary("succeeded"),
+      ]);
+      assert.deepEqual(
+        sameGroups.drifted[0]?.fields.map((f) => f.field),
+        ["name"],
+        "the same groups, in another order and case, are not drift",
+      );
+      // Moved to another group in the console (one proposal approved, another pending): the live membership is
+      // what the provider compares with, the groups once the pending proposal is approved.
+      const moved = payments("Payments", "2026-11-26T22:00:00Z");
+      moved.outputs = {
+        ...moved.outputs,
+        vaultGroupIds: [groupA, groupB],
+        pendingVaultGroupIds: [groupC],
+        pendingRemovalVaultGroupIds: [groupB],
+      };
+      const report = check([
+        ...refresh(VAULT, "payments", payments("Payments", "2026-01-01T00:00:00Z"), moved),
+        step("update", VAULT, "payments", moved, {
+          inputs: { name: "Payments", type: "evm", vaultGroupIds: [groupA, groupB] },
+        }),
+        summary("succeeded"),
+      ]);
+      assert.deepEqual(report.drifted[0]?.fields, [
+        {
+          field: "vaultGroupIds",
+          declared: [groupA, groupB],
+          live: [groupA, groupC],
+          secret: false,
+          certain: true,
+        },
+      ]);
+      assertValid(report);
+    });
+
     it("an input the program leaves unset is the service's choice, never drift", () => {
       const live = { ...settlementLive, inputs: { ...settlementLive.inputs, name: "Renamed" } };
       const report = check([

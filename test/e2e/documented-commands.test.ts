@@ -82,15 +82,17 @@ const BLOCKS: Record<string, BlockRun> = {
   "plugin/README.md#1": { substitute: [["<vault id>", '"$(__vault_id "Treasury ETH")"']] },
   "cli/README.md#0": {},
   "cli/README.md#1": {},
+  "cli/README.md#2": {},
   "docs/policy.md#0": {},
   "docs/policy.md#1": {},
   "docs/provider.md#0": {},
   "docs/provider.md#3": {},
   "docs/provider.md#4": {},
+  "docs/provider.md#5": {},
   "docs/provider.md#1": {
     substitute: [["https://custody.example.com", "$EMULATOR_BASE_URL"]],
   },
-  "cli/README.md#2": {},
+  "cli/README.md#3": {},
   "docs/scaling.md#0": {
     // The stacks a pipeline passes on the command line; the script's own `exit` would end the session's.
     substitute: [
@@ -199,6 +201,12 @@ const SESSIONS: Session[] = [
       { setup: "grep -q 'no violations' review.md", why: "the review ran the pack" },
       { doc: "docs/provider.md#4" },
       { setup: `grep -q '"status": *"clean"' drift.json`, why: "no drift" },
+      { doc: "docs/provider.md#5" },
+      { doc: "cli/README.md#1" },
+      {
+        setup: `grep -q '"status": *"clean"' drift.json && ! grep -q '"accept"' drift.json && grep -q 'No drift' drift.md`,
+        why: "docs/provider.md's and cli/README.md's accept: no drift, so nothing to accept",
+      },
       { doc: "docs/scaling.md#0" },
       { setup: "grep -q 'Resources:' up-prod.log", why: "the script applied the stack" },
     ],
@@ -249,7 +257,7 @@ const SESSIONS: Session[] = [
           '__create_vault "ops-payments" evm && __create_vault "ops-sol" solana && mkdir imports && cd imports && npm init -y >/dev/null && npm install --save-dev @pulumi-custody/cli >/dev/null && mkdir yaml1 && cd yaml1 && printf "name: ops1\\nruntime: yaml\\n" > Pulumi.yaml && pulumi stack init ops1 && pulumi config set custody:baseUrl "$EMULATOR_BASE_URL" && pulumi config set --secret custody:accessToken "$EMULATOR_ACCESS_TOKEN"',
         why: "cli/README.md: vaults named ops-… to import, in the project of a stack configured for the emulator",
       },
-      { doc: "cli/README.md#1" },
+      { doc: "cli/README.md#2" },
       { setup: "grep -q ops-payments Main.yaml", why: "the program declares them" },
       {
         setup:
@@ -269,7 +277,7 @@ const SESSIONS: Session[] = [
           '__create_vault "eu-ledger" evm && __create_vault "us-ledger" evm && cd .. && mkdir split1 && cd split1 && printf "name: split1\\nruntime: yaml\\n" > Pulumi.yaml && pulumi stack init split1 && pulumi config set custody:baseUrl "$EMULATOR_BASE_URL" && pulumi config set --secret custody:accessToken "$EMULATOR_ACCESS_TOKEN"',
         why: "cli/README.md's split: vaults of two regions, from a project of its own",
       },
-      { doc: "cli/README.md#2" },
+      { doc: "cli/README.md#3" },
       {
         setup: "test -f groups/eu/custody-import.json && test -f groups/us/Pulumi.yaml",
         why: "one project per group",
