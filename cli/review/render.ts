@@ -17,7 +17,7 @@ import type {
   Subject,
 } from "./classify";
 import { oneLine, resourceName, text } from "./classify";
-import type { PolicyViolation } from "./preview";
+import { type PolicyViolation, policyPackLabel } from "./preview";
 import { containsUnknown, isMasked, KNOWN_AFTER_APPLY, showValue } from "./values";
 
 /** How each kind of custody resource reads in the report. */
@@ -193,13 +193,12 @@ const LEVEL_HEADING: Record<string, string> = {
   advisory: "⚠️ Advisory policy violations",
 };
 
-/** `- `policy` (pack@v1), resource `treasury`: message` */
+/** `- `policy` (pack@1.0.0), resource `treasury`: message` */
 function describeViolation(v: PolicyViolation): string {
   const type = v.urn?.split("::")[2];
   const where = v.urn && type !== "pulumi:pulumi:Stack" ? `resource \`${resourceName(v.urn)}\`` : "the stack";
-  const pack = v.policyPackName
-    ? ` (${v.policyPackName}${v.policyPackVersion ? `@v${v.policyPackVersion}` : ""})`
-    : "";
+  const label = policyPackLabel(v.policyPackName, v.policyPackVersion);
+  const pack = label ? ` (${label})` : "";
   return `- **${v.enforcementLevel}** \`${v.policyName}\`${pack}, ${where}: ${oneLine(v.message)}`;
 }
 

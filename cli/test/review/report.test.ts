@@ -183,17 +183,21 @@ describe("custody review: the review report of a preview", () => {
         withReport,
         /^Policy pack `pulumi-custody@0\.1\.0` ran: 2 mandatory, 1 advisory violation\(s\)\.$/m,
       );
+      // One spelling of the pack: the name and version the engine's events give, in the line that says it ran
+      // and on each violation.
+      const spellings = new Set([...withReport.matchAll(/pulumi-custody@[^`)\s]+/g)].map((m) => m[0]));
+      assert.deepEqual([...spellings], ["pulumi-custody@0.1.0"]);
       const items = (heading: string) =>
         withReport.split(`### ${heading}\n\n`)[1]!.split("\n\n")[0]!.split("\n");
       assert.deepEqual(items("🛑 This change cannot be applied"), [
         "- 2 mandatory policy violations (below).",
       ]);
       assert.deepEqual(items("🛑 Mandatory policy violations"), [
-        '- **mandatory** `custody-vault-allowed-utxo-chains` (pulumi-custody@v0.1.0), resource `cold`: Vault "Cold" (resource cold) is on the UTXO chain "bitcoin_mainnet"',
-        '- **mandatory** `custody-vault-unique-names` (pulumi-custody@v0.1.0), the stack: Vault "Treasury Main" (resource hot) has the same name as resource treasury',
+        '- **mandatory** `custody-vault-allowed-utxo-chains` (pulumi-custody@0.1.0), resource `cold`: Vault "Cold" (resource cold) is on the UTXO chain "bitcoin_mainnet"',
+        '- **mandatory** `custody-vault-unique-names` (pulumi-custody@0.1.0), the stack: Vault "Treasury Main" (resource hot) has the same name as resource treasury',
       ]);
       assert.deepEqual(items("⚠️ Advisory policy violations"), [
-        '- **advisory** `custody-vault-protected` (pulumi-custody@v0.1.0), resource `treasury`: Vault "Treasury Main" (resource treasury) is not protected',
+        '- **advisory** `custody-vault-protected` (pulumi-custody@0.1.0), resource `treasury`: Vault "Treasury Main" (resource treasury) is not protected',
       ]);
     });
 
