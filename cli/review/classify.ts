@@ -120,8 +120,12 @@ export interface SafetyEntry {
 export interface CreatedEntry {
   /** The resource. */
   subject: Subject;
-  /** `import`: adopted as it is; `create`: created, or restored or adopted by the provider. */
-  op: "create" | "import";
+  /**
+   * `import`: adopted as it is; `adopt`: a create that takes over the active resource of its name (a vault
+   * declared `adoptExisting: true`, as `custody import --provider dynamic` declares every one); `create`:
+   * created, or restored or adopted by the provider.
+   */
+  op: "create" | "adopt" | "import";
   /** For an address, the vault it is in: its id (or unknown value) and its name when the preview shows it. */
   vault?: { id: unknown; name?: string };
 }
@@ -142,6 +146,8 @@ export interface PlannedChanges {
   archived: (DeletedEntry | ArchiveEntry)[];
   /** Changes to protection and adoption. */
   safety: SafetyEntry[];
+  /** Creates that adopt the resource of their name (`adoptExisting: true`). */
+  adopted: CreatedEntry[];
   /** Creates and imports. */
   created: CreatedEntry[];
   /** Vaults restored by an update. */
@@ -178,6 +184,16 @@ export interface Classified {
 
 /** The operations the report reads. */
 const PLANNED_OPS = new Set(["create", "import", "update", "replace", "delete", "same"]);
+
+/**
+ * Whether a create takes over the active resource of its name rather than making one, by kind (a new kind does
+ * not compile until it says): a vault declared `adoptExisting: true` (provider/core/vault/acquire.ts). An address
+ * is adopted by its name in its vault whenever one holds it, which a create's line says.
+ */
+const ADOPTS_ON_CREATE: Record<CustodyResourceKind, (inputs: Record<string, unknown>) => boolean> = {
+  Vault: (inputs) => inputs.adoptExisting === true,
+  VaultAddress: () => false,
+};
 
 function custodyStep(step: PreviewStep): CustodyStep | undefined {
   const descriptor = resourceOfType(step.newState?.type ?? step.oldState?.type ?? typeOfUrn(step.urn));
@@ -338,8 +354,11 @@ function sortStep(
 
   const oldProtect = step.oldState?.protect === true;
   const newProtect = step.newState?.protect === true;
-  const safety = changes.filter((c) => c.section === "safety");
-  const protectChanges = step.op !== "create" && step.oldState && step.newState && oldProtect !== newProtect;
+  // A create or an import has nothing before it: every input it declares is new, and its own line says what
+  // they make it do (an adoption among them), so none is listed again as a change to protection or adoption.
+  const creates = step.op === "create" || step.op === "import";
+  const safety = creates ? [] : changes.filter((c) => c.section === "safety");
+  const protectChanges = !creates && step.oldState && step.newState && oldProtect !== newProtect;
   if (safety.length > 0 || protectChanges)
     into.safety.push({
       subject: before,
@@ -379,9 +398,10 @@ function sortStep(
                 : {}),
             }
           : undefined;
-      into.created.push({
+      const adopts = step.op === "create" && ADOPTS_ON_CREATE[step.kind](inputs);
+      (adopts ? into.adopted : into.created).push({
         subject: { step, state: step.newState },
-        op: step.op,
+        op: adopts ? "adopt" : step.op,
         ...(vault ? { vault } : {}),
       });
       return;
@@ -428,6 +448,7 @@ export function classifyPreview(preview: PreviewJson, options: ReviewOptions = {
     replaced: [],
     archived: [],
     safety: [],
+    adopted: [],
     created: [],
     restored: [],
     renamed: [],

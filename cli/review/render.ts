@@ -28,6 +28,8 @@ interface KindText {
   what(inputs: Record<string, unknown>): string | undefined;
   /** What a create may do instead of creating (the provider's create restores and adopts). */
   createNote(inputs: Record<string, unknown>): string;
+  /** What a create that adopts does (./classify.ts says which creates adopt). */
+  adoptNote: string;
   /** What removing it from the program does. */
   deleteNote: string;
 }
@@ -38,16 +40,20 @@ const KINDS: Record<CustodyResourceKind, KindText> = {
     label: "Vault",
     what: vaultNetwork,
     createNote: (inputs) =>
-      inputs.adoptExisting === true
-        ? "created; with `adoptExisting: true`, an active vault of the same name is adopted (taken over) if one " +
-          "exists, and an archived one of the same name and kind is restored."
+      containsUnknown(inputs.adoptExisting)
+        ? "created; if an archived vault of the same name and kind exists, it is restored instead, and should " +
+          "`adoptExisting` be `true` once known, an active vault of the same name is taken over instead."
         : "created; if an archived vault of the same name and kind exists, it is restored instead.",
+    adoptNote:
+      "adopted: this `up` takes over the active vault of this name, without creating one; only if no active " +
+      "vault has the name is an archived one of the same name and kind restored, or else a new one created.",
     deleteNote: "archived, not deleted; it keeps its address and any funds.",
   },
   VaultAddress: {
     label: "Address",
     what: () => undefined,
     createNote: () => "created; if the vault already has an address of that name, it is adopted instead.",
+    adoptNote: "adopted: this `up` takes over the vault's address of this name, without creating one.",
     deleteNote: "removed from the stack only; the address still exists and can receive funds.",
   },
 };
@@ -141,6 +147,19 @@ function archivedLine(entry: DeletedEntry | ArchiveEntry): string {
   return `- **${verb}**: ${describe(entry.subject)}: ${showChange(entry.change)}; ${note}`;
 }
 
+/** A create's line: what it makes, restores, adopts or imports, and for an address, in which vault. */
+function createdLine({ subject, op, vault }: CreatedEntry): string {
+  const where = vault ? `in ${vaultOf(vault)}, ` : "";
+  const kind = KINDS[subject.step.kind];
+  const what =
+    op === "import"
+      ? "imported (adopted as it is)."
+      : op === "adopt"
+        ? kind.adoptNote
+        : kind.createNote(subject.state?.inputs ?? {});
+  return `- ${describe(subject)}: ${where}${what}`;
+}
+
 /** Each section's lines. */
 function sectionLines(changes: PlannedChanges): Record<keyof PlannedChanges, string[]> {
   return {
@@ -159,13 +178,8 @@ function sectionLines(changes: PlannedChanges): Record<keyof PlannedChanges, str
         );
       return `- ${describe(subject)}: ${items.join("; ")}.`;
     }),
-    created: changes.created.map(({ subject, op, vault }) => {
-      const where = vault ? `in ${vaultOf(vault)}, ` : "";
-      const inputs = subject.state?.inputs ?? {};
-      const what =
-        op === "import" ? "imported (adopted as it is)." : KINDS[subject.step.kind].createNote(inputs);
-      return `- ${describe(subject)}: ${where}${what}`;
-    }),
+    adopted: changes.adopted.map(createdLine),
+    created: changes.created.map(createdLine),
     restored: changes.restored.map(archivedLine),
     renamed: changes.renamed.map(({ subject, changes: list }) => changesLine(subject, list)),
     groups: changes.groups.map(({ subject, changes: list }) => changesLine(subject, list)),
@@ -180,6 +194,7 @@ function changeSections(changes: PlannedChanges): [string, string[]][] {
     ["⚠️ Replaced: the old vault is archived and a new one, with a new address, is created", lines.replaced],
     ["⚠️ Archived", lines.archived],
     ["⚠️ Protection and adoption", lines.safety],
+    ["⚠️ Adopted (`adoptExisting: true`): taken over, not created", lines.adopted],
     ["Created", lines.created],
     ["Restored", lines.restored],
     ["Renamed", lines.renamed],
@@ -337,11 +352,12 @@ export function renderReview(found: Classified): string {
   } else if (!anyChange) {
     lines.push("No vault or address changes.");
   } else {
-    const { replaced, archived, safety } = found.changes;
-    const flagged = replaced.length + archived.length + safety.length;
+    const { replaced, archived, safety, adopted } = found.changes;
+    const flagged = replaced.length + archived.length + safety.length + adopted.length;
     const safetyCount = safety.length > 0 ? `, ${safety.length} to protection or adoption` : "";
+    const adoptedCount = adopted.length > 0 ? `, ${adopted.length} adopted` : "";
     lines.push(
-      `${flagged} change(s) to review first: ${replaced.length} replaced, ${archived.length} archived${safetyCount}.`,
+      `${flagged} change(s) to review first: ${replaced.length} replaced, ${archived.length} archived${safetyCount}${adoptedCount}.`,
     );
   }
   if (policy?.analyzed) {
