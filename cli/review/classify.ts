@@ -76,13 +76,21 @@ export interface Subject {
   state: PreviewState | undefined;
 }
 
+/** An error of the preview: its message on one line, and the resource it is about, if it is about one. */
+export interface PreviewError {
+  /** The resource's name (the last part of its URN). */
+  resource?: string;
+  /** The message, on one line, without the CLI's `error: ` prefix. */
+  message: string;
+}
+
 /** A step that replaces its resource: what forces it, and the warnings about it. */
 export interface ReplacedEntry {
   /** The resource. */
   subject: Subject;
   /** The inputs that force the replacement. */
   changes: FieldChange[];
-  /** The first line of each warning about it. */
+  /** Each warning about it, on one line. */
   warnings: string[];
 }
 
@@ -168,8 +176,8 @@ export interface Classified {
   violations: PolicyViolation[];
   /** How many are mandatory. */
   mandatory: number;
-  /** The preview's errors, one line each. */
-  errors: string[];
+  /** The preview's errors, each once. */
+  errors: PreviewError[];
   /** The preview failed or has mandatory violations: the change cannot be applied as it is. */
   failed: boolean;
   /** The input is the digest of `pulumi preview --json` (no policy results in it). */
@@ -257,7 +265,7 @@ function fieldChanges(step: CustodyStep, refreshed: boolean): (FieldChange & { s
   return changes;
 }
 
-/** The first line of each warning that names this resource, its id or its name. */
+/** Each warning that names this resource, its id or its name, on one line. */
 function warningsAbout(step: PreviewStep, diagnostics: PreviewDiagnostic[]): string[] {
   const id = text(step.oldState?.id);
   const name = text(step.oldState?.inputs?.name);
@@ -267,23 +275,27 @@ function warningsAbout(step: PreviewStep, diagnostics: PreviewDiagnostic[]): str
       (d) =>
         d.urn === step.urn || (id && d.message.includes(id)) || (name && d.message.includes(`"${name}"`)),
     )
-    .map((d) => d.message.replace(/^warning: /, "").trim());
+    .map((d) => oneLine(d.message.replace(/^warning: /, "")));
 }
 
-/** The errors that stop the preview, without the CLI's generic last line. */
-export function previewErrors(diagnostics: PreviewDiagnostic[]): string[] {
-  const lines = diagnostics
-    .filter((d) => d.severity === "error")
-    .map((d) => {
-      const message = oneLine(d.message.replace(/^error: /, "").replace(/^Preview failed: /, ""));
-      if (message === "preview failed") return undefined;
-      const type = d.urn?.split("::")[2];
-      return d.urn && type !== "pulumi:pulumi:Stack"
-        ? `resource \`${resourceName(d.urn)}\`: ${message}`
-        : message;
-    })
-    .filter((line): line is string => line !== undefined);
-  return [...new Set(lines)];
+/** The errors that stop the preview, each once, without the CLI's generic last line. */
+export function previewErrors(diagnostics: PreviewDiagnostic[]): PreviewError[] {
+  const errors = new Map<string, PreviewError>();
+  for (const d of diagnostics) {
+    if (d.severity !== "error") continue;
+    const message = oneLine(d.message.replace(/^error: /, "").replace(/^Preview failed: /, ""));
+    if (message === "preview failed") continue;
+    const type = d.urn?.split("::")[2];
+    const resource = d.urn && type !== "pulumi:pulumi:Stack" ? resourceName(d.urn) : undefined;
+    const error = resource === undefined ? { message } : { resource, message };
+    errors.set(errorLine(error), error);
+  }
+  return [...errors.values()];
+}
+
+/** An error as one line of text: `resource treasury: message`. */
+function errorLine(error: PreviewError): string {
+  return error.resource === undefined ? error.message : `resource \`${error.resource}\`: ${error.message}`;
 }
 
 /** The engine's terminal colours (`\x1b[31m`), which the CLI adds to its messages on a terminal. */
@@ -310,7 +322,12 @@ function previewStop(preview: PreviewJson, options: ReviewOptions): PreviewStop 
   const steps = preview.steps ?? [];
   const errors = previewErrors(preview.diagnostics ?? []);
   const lastError = run?.lastError.replace(/^error: /, "").trim();
-  const said = errors.length > 0 ? errors.join("; ") : lastError !== "preview failed" ? lastError : undefined;
+  const said =
+    errors.length > 0
+      ? errors.map(errorLine).join("; ")
+      : lastError !== "preview failed"
+        ? lastError
+        : undefined;
   // A saved stream that ends early with no error in it may just be cut short: it says nothing of the preview.
   if (!said && !run)
     return {

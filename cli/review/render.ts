@@ -3,7 +3,8 @@
  * first, then what a reviewer must not miss (replacements and archives: the custody API cannot delete a vault,
  * so both archive one, with its address; changes to protection and adoption), then the rest. Every vault line
  * names its type, chain and network; values the engine masks (secrets) or does not know yet are named as such,
- * never printed as the engine's placeholders.
+ * never printed as the engine's placeholders. Every text the report did not write itself (a name, an id, a
+ * value, a message) is shown by the one rule and cut, and makes no markup (./markdown-text.ts).
  */
 import type { CustodyResourceKind } from "pulumi-custody/core";
 import type {
@@ -13,10 +14,12 @@ import type {
   DeletedEntry,
   FieldChange,
   PlannedChanges,
+  PreviewError,
   PreviewStop,
   Subject,
 } from "./classify";
 import { oneLine, resourceName, text } from "./classify";
+import { CODE_MAX, codeSpan, codeText, MESSAGE_MAX, NAME_MAX, proseLine, proseText } from "./markdown-text";
 import { type PolicyViolation, policyPackLabel } from "./preview";
 import { containsUnknown, isMasked, KNOWN_AFTER_APPLY, showValue } from "./values";
 
@@ -79,12 +82,13 @@ function vaultNetwork(inputs: Record<string, unknown>): string {
       return `\`utxo\` on chain ${chain === undefined ? "unset" : showValue(chain)}`;
     const network = networkOfChain(chain);
     const flag = network === "mainnet" ? "⚠️ **mainnet**" : (network ?? "network unknown");
-    return `\`utxo\` on \`${chain}\`, ${flag}`;
+    return `\`utxo\` on ${codeText(chain, CODE_MAX)}, ${flag}`;
   }
   if (type === "black_box") {
-    return `\`black_box\`, key type ${typeof keyType === "string" ? `\`${keyType}\`` : showValue(keyType)}, no chain`;
+    return `\`black_box\`, key type ${typeof keyType === "string" ? codeText(keyType, CODE_MAX) : showValue(keyType)}, no chain`;
   }
-  return `\`${type}\` on every \`${type}\` chain, mainnets included`;
+  const shownType = codeText(type, CODE_MAX);
+  return `${shownType} on every ${shownType} chain, mainnets included`;
 }
 
 /** `Vault **Treasury** (`evm` on …; resource `treasury`, id …, address …)`. */
@@ -93,12 +97,12 @@ function describe({ step, state }: Subject): string {
   const name = state?.inputs?.name ?? state?.outputs?.name;
   const named = isMasked(name)
     ? `${kind.label} with a secret name`
-    : `${kind.label} **${text(name) ?? resourceName(step.urn)}**`;
-  const facts = [`resource \`${resourceName(step.urn)}\``];
+    : `${kind.label} **${proseText(text(name) ?? resourceName(step.urn), NAME_MAX)}**`;
+  const facts = [`resource ${codeText(resourceName(step.urn), CODE_MAX)}`];
   const id = text(step.oldState?.id);
-  if (id) facts.push(`id \`${id}\``);
+  if (id) facts.push(`id ${codeText(id, CODE_MAX)}`);
   const address = text(step.oldState?.outputs?.address);
-  if (address) facts.push(`address \`${address}\``);
+  if (address) facts.push(`address ${codeText(address, CODE_MAX)}`);
   const what = kind.what(step.newState?.inputs ?? step.oldState?.inputs ?? {});
   return `${named} (${what ? `${what}; ` : ""}${facts.join(", ")})`;
 }
@@ -108,7 +112,7 @@ function describe({ step, state }: Subject): string {
  * proves it (see ./classify.ts).
  */
 function showChange(change: FieldChange): string {
-  const key = `\`${change.label}\``;
+  const key = codeText(change.label, CODE_MAX);
   switch (change.comparison) {
     case "secret":
       return change.certain ? `${key}: changed (secret value)` : `${key}: secret value, may have changed`;
@@ -130,7 +134,8 @@ function showSafetyChange(change: FieldChange): string {
 function vaultOf(vault: NonNullable<CreatedEntry["vault"]>): string {
   if (containsUnknown(vault.id)) return `vault (${KNOWN_AFTER_APPLY})`;
   if (typeof vault.id !== "string") return `vault ${showValue(vault.id)}`;
-  return vault.name ? `vault **${vault.name}** (\`${vault.id}\`)` : `vault \`${vault.id}\``;
+  const id = codeText(vault.id, CODE_MAX);
+  return vault.name ? `vault **${proseText(vault.name, NAME_MAX)}** (${id})` : `vault ${id}`;
 }
 
 function changesLine(subject: Subject, changes: FieldChange[]): string {
@@ -164,7 +169,7 @@ function createdLine({ subject, op, vault }: CreatedEntry): string {
 function sectionLines(changes: PlannedChanges): Record<keyof PlannedChanges, string[]> {
   return {
     replaced: changes.replaced.map(({ subject, changes: why, warnings }) => {
-      const warning = warnings.map((w) => `\n  > ${w}`).join("");
+      const warning = warnings.map((w) => `\n  > ${proseLine(w, MESSAGE_MAX)}`).join("");
       return `- ${describe(subject)}: ${why.map(showChange).join(", ") || "replaced"}.${warning}`;
     }),
     archived: changes.archived.map(archivedLine),
@@ -211,10 +216,22 @@ const LEVEL_HEADING: Record<string, string> = {
 /** `- `policy` (pack@1.0.0), resource `treasury`: message` */
 function describeViolation(v: PolicyViolation): string {
   const type = v.urn?.split("::")[2];
-  const where = v.urn && type !== "pulumi:pulumi:Stack" ? `resource \`${resourceName(v.urn)}\`` : "the stack";
+  const where =
+    v.urn && type !== "pulumi:pulumi:Stack"
+      ? `resource ${codeText(resourceName(v.urn), CODE_MAX)}`
+      : "the stack";
   const label = policyPackLabel(v.policyPackName, v.policyPackVersion);
-  const pack = label ? ` (${label})` : "";
-  return `- **${v.enforcementLevel}** \`${v.policyName}\`${pack}, ${where}: ${oneLine(v.message)}`;
+  const pack = label ? ` (${proseText(label, CODE_MAX)})` : "";
+  const level = proseText(v.enforcementLevel, CODE_MAX);
+  return `- **${level}** ${codeText(v.policyName, CODE_MAX)}${pack}, ${where}: ${proseText(oneLine(v.message), MESSAGE_MAX)}`;
+}
+
+/** `- resource `treasury`: message`, an error of the preview. */
+function describeError(error: PreviewError): string {
+  const message = proseText(error.message, MESSAGE_MAX);
+  return error.resource === undefined
+    ? `- ${message}`
+    : `- resource ${codeText(error.resource, CODE_MAX)}: ${message}`;
 }
 
 /** The violations by level, in the order they come (mandatory first). */
@@ -231,7 +248,7 @@ function violationsByLevel(violations: readonly PolicyViolation[]): Map<string, 
 /** The sections of policy violations, one per level, mandatory first. */
 function violationSections(violations: readonly PolicyViolation[]): [string, string[]][] {
   return [...violationsByLevel(violations).entries()].map(([level, items]) => [
-    LEVEL_HEADING[level] ?? `Policy violations (${level})`,
+    LEVEL_HEADING[level] ?? `Policy violations (${proseText(level, CODE_MAX)})`,
     items,
   ]);
 }
@@ -246,14 +263,6 @@ function pushSections(lines: string[], sections: [string, string[]][]): void {
     if (items.length === 0) continue;
     lines.push("", `### ${title}`, "", ...items);
   }
-}
-
-/** `text` as a Markdown code span, whatever backticks it holds. */
-function codeSpan(text: string): string {
-  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = "`".repeat(longest + 1);
-  const pad = longest > 0 || text.startsWith(" ") || text.endsWith(" ") ? " " : "";
-  return `${fence}${pad}${text}${pad}${fence}`;
 }
 
 /** The first lines of the report of a preview that did not run to its end: what happened, why, what it means. */
@@ -299,13 +308,13 @@ export function renderStopped(stop: PreviewStop, found?: Pick<Classified, "chang
 /** The Markdown review of a preview that ran to its end. */
 export function renderReview(found: Classified): string {
   const { errors, failed, mandatory, digest, policyMissing, policy } = found;
-  const cannotApply = errors.map((e) => `- ${e}`);
+  const cannotApply = errors.map(describeError);
   if (mandatory > 0) cannotApply.push(`- ${plural(mandatory, "mandatory policy violation")} (below).`);
   if (failed && cannotApply.length === 0)
     cannotApply.push("- The preview failed; the output of `pulumi preview` says why.");
 
   // Policy results: present, missing, or impossible to tell from this input.
-  const packs = policy?.packs.length ? policy.packs.map((p) => `\`${p}\``).join(", ") : undefined;
+  const packs = policy?.packs.length ? policy.packs.map((p) => codeText(p, CODE_MAX)).join(", ") : undefined;
   const missing: string[] = [];
   const notInInput: string[] = [];
   if (policyMissing) {
@@ -362,7 +371,7 @@ export function renderReview(found: Classified): string {
   }
   if (policy?.analyzed) {
     const counts = [...violationsByLevel(found.violations).entries()].map(
-      ([level, items]) => `${items.length} ${level}`,
+      ([level, items]) => `${items.length} ${proseText(level, CODE_MAX)}`,
     );
     lines.push(
       "",
