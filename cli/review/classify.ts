@@ -76,13 +76,21 @@ export interface Subject {
   state: PreviewState | undefined;
 }
 
+/** An error of the preview: its message on one line, and the resource it is about, if it is about one. */
+export interface PreviewError {
+  /** The resource's name (the last part of its URN). */
+  resource?: string;
+  /** The message, on one line, without the CLI's `error: ` prefix. */
+  message: string;
+}
+
 /** A step that replaces its resource: what forces it, and the warnings about it. */
 export interface ReplacedEntry {
   /** The resource. */
   subject: Subject;
   /** The inputs that force the replacement. */
   changes: FieldChange[];
-  /** The first line of each warning about it. */
+  /** Each warning about it, on one line. */
   warnings: string[];
 }
 
@@ -120,8 +128,12 @@ export interface SafetyEntry {
 export interface CreatedEntry {
   /** The resource. */
   subject: Subject;
-  /** `import`: adopted as it is; `create`: created, or restored or adopted by the provider. */
-  op: "create" | "import";
+  /**
+   * `import`: adopted as it is; `adopt`: a create that takes over the active resource of its name (a vault
+   * declared `adoptExisting: true`, as `custody import --provider dynamic` declares every one); `create`:
+   * created, or restored or adopted by the provider.
+   */
+  op: "create" | "adopt" | "import";
   /** For an address, the vault it is in: its id (or unknown value) and its name when the preview shows it. */
   vault?: { id: unknown; name?: string };
 }
@@ -142,6 +154,8 @@ export interface PlannedChanges {
   archived: (DeletedEntry | ArchiveEntry)[];
   /** Changes to protection and adoption. */
   safety: SafetyEntry[];
+  /** Creates that adopt the resource of their name (`adoptExisting: true`). */
+  adopted: CreatedEntry[];
   /** Creates and imports. */
   created: CreatedEntry[];
   /** Vaults restored by an update. */
@@ -162,8 +176,8 @@ export interface Classified {
   violations: PolicyViolation[];
   /** How many are mandatory. */
   mandatory: number;
-  /** The preview's errors, one line each. */
-  errors: string[];
+  /** The preview's errors, each once. */
+  errors: PreviewError[];
   /** The preview failed or has mandatory violations: the change cannot be applied as it is. */
   failed: boolean;
   /** The input is the digest of `pulumi preview --json` (no policy results in it). */
@@ -178,6 +192,16 @@ export interface Classified {
 
 /** The operations the report reads. */
 const PLANNED_OPS = new Set(["create", "import", "update", "replace", "delete", "same"]);
+
+/**
+ * Whether a create takes over the active resource of its name rather than making one, by kind (a new kind does
+ * not compile until it says): a vault declared `adoptExisting: true` (provider/core/vault/acquire.ts). An address
+ * is adopted by its name in its vault whenever one holds it, which a create's line says.
+ */
+const ADOPTS_ON_CREATE: Record<CustodyResourceKind, (inputs: Record<string, unknown>) => boolean> = {
+  Vault: (inputs) => inputs.adoptExisting === true,
+  VaultAddress: () => false,
+};
 
 function custodyStep(step: PreviewStep): CustodyStep | undefined {
   const descriptor = resourceOfType(step.newState?.type ?? step.oldState?.type ?? typeOfUrn(step.urn));
@@ -241,7 +265,7 @@ function fieldChanges(step: CustodyStep, refreshed: boolean): (FieldChange & { s
   return changes;
 }
 
-/** The first line of each warning that names this resource, its id or its name. */
+/** Each warning that names this resource, its id or its name, on one line. */
 function warningsAbout(step: PreviewStep, diagnostics: PreviewDiagnostic[]): string[] {
   const id = text(step.oldState?.id);
   const name = text(step.oldState?.inputs?.name);
@@ -251,23 +275,27 @@ function warningsAbout(step: PreviewStep, diagnostics: PreviewDiagnostic[]): str
       (d) =>
         d.urn === step.urn || (id && d.message.includes(id)) || (name && d.message.includes(`"${name}"`)),
     )
-    .map((d) => d.message.replace(/^warning: /, "").trim());
+    .map((d) => oneLine(d.message.replace(/^warning: /, "")));
 }
 
-/** The errors that stop the preview, without the CLI's generic last line. */
-export function previewErrors(diagnostics: PreviewDiagnostic[]): string[] {
-  const lines = diagnostics
-    .filter((d) => d.severity === "error")
-    .map((d) => {
-      const message = oneLine(d.message.replace(/^error: /, "").replace(/^Preview failed: /, ""));
-      if (message === "preview failed") return undefined;
-      const type = d.urn?.split("::")[2];
-      return d.urn && type !== "pulumi:pulumi:Stack"
-        ? `resource \`${resourceName(d.urn)}\`: ${message}`
-        : message;
-    })
-    .filter((line): line is string => line !== undefined);
-  return [...new Set(lines)];
+/** The errors that stop the preview, each once, without the CLI's generic last line. */
+export function previewErrors(diagnostics: PreviewDiagnostic[]): PreviewError[] {
+  const errors = new Map<string, PreviewError>();
+  for (const d of diagnostics) {
+    if (d.severity !== "error") continue;
+    const message = oneLine(d.message.replace(/^error: /, "").replace(/^Preview failed: /, ""));
+    if (message === "preview failed") continue;
+    const type = d.urn?.split("::")[2];
+    const resource = d.urn && type !== "pulumi:pulumi:Stack" ? resourceName(d.urn) : undefined;
+    const error = resource === undefined ? { message } : { resource, message };
+    errors.set(errorLine(error), error);
+  }
+  return [...errors.values()];
+}
+
+/** An error as one line of text: `resource treasury: message`. */
+function errorLine(error: PreviewError): string {
+  return error.resource === undefined ? error.message : `resource \`${error.resource}\`: ${error.message}`;
 }
 
 /** The engine's terminal colours (`\x1b[31m`), which the CLI adds to its messages on a terminal. */
@@ -294,7 +322,12 @@ function previewStop(preview: PreviewJson, options: ReviewOptions): PreviewStop 
   const steps = preview.steps ?? [];
   const errors = previewErrors(preview.diagnostics ?? []);
   const lastError = run?.lastError.replace(/^error: /, "").trim();
-  const said = errors.length > 0 ? errors.join("; ") : lastError !== "preview failed" ? lastError : undefined;
+  const said =
+    errors.length > 0
+      ? errors.map(errorLine).join("; ")
+      : lastError !== "preview failed"
+        ? lastError
+        : undefined;
   // A saved stream that ends early with no error in it may just be cut short: it says nothing of the preview.
   if (!said && !run)
     return {
@@ -338,8 +371,11 @@ function sortStep(
 
   const oldProtect = step.oldState?.protect === true;
   const newProtect = step.newState?.protect === true;
-  const safety = changes.filter((c) => c.section === "safety");
-  const protectChanges = step.op !== "create" && step.oldState && step.newState && oldProtect !== newProtect;
+  // A create or an import has nothing before it: every input it declares is new, and its own line says what
+  // they make it do (an adoption among them), so none is listed again as a change to protection or adoption.
+  const creates = step.op === "create" || step.op === "import";
+  const safety = creates ? [] : changes.filter((c) => c.section === "safety");
+  const protectChanges = !creates && step.oldState && step.newState && oldProtect !== newProtect;
   if (safety.length > 0 || protectChanges)
     into.safety.push({
       subject: before,
@@ -379,9 +415,10 @@ function sortStep(
                 : {}),
             }
           : undefined;
-      into.created.push({
+      const adopts = step.op === "create" && ADOPTS_ON_CREATE[step.kind](inputs);
+      (adopts ? into.adopted : into.created).push({
         subject: { step, state: step.newState },
-        op: step.op,
+        op: adopts ? "adopt" : step.op,
         ...(vault ? { vault } : {}),
       });
       return;
@@ -428,6 +465,7 @@ export function classifyPreview(preview: PreviewJson, options: ReviewOptions = {
     replaced: [],
     archived: [],
     safety: [],
+    adopted: [],
     created: [],
     restored: [],
     renamed: [],

@@ -12,13 +12,14 @@
  *
  * Both CLI versions the project tests (3.248.0 and 3.274.1) print the same shapes.
  */
-import type {
-  PolicyViolation,
-  PreviewDiagnostic,
-  PreviewJson,
-  PreviewPolicy,
-  PreviewState,
-  PreviewStep,
+import {
+  type PolicyViolation,
+  type PreviewDiagnostic,
+  type PreviewJson,
+  type PreviewPolicy,
+  type PreviewState,
+  type PreviewStep,
+  policyPackLabel,
 } from "./preview";
 
 /** A step's state in an engine event (`StepEventStateMetadata`). */
@@ -97,12 +98,6 @@ function toStep(meta: EventStep): PreviewStep {
   };
 }
 
-/** `name@version` of a pack. */
-function packLabel(name: string | undefined, version: string | undefined): string | undefined {
-  if (!name) return undefined;
-  return version ? `${name}@${version}` : name;
-}
-
 /** Reads the engine event stream into the digest's shape, with the policy results and the outcome. */
 function fromEvents(events: EngineEvent[]): PreviewJson {
   const steps: PreviewStep[] = [];
@@ -130,7 +125,7 @@ function fromEvents(events: EngineEvent[]): PreviewJson {
     const violation = event.policyEvent;
     if (violation) {
       policy.analyzed = true;
-      addPack(packLabel(violation.policyPackName, violation.policyPackVersion));
+      addPack(policyPackLabel(violation.policyPackName, violation.policyPackVersion));
       policyViolations.push({
         policyName: violation.policyName ?? "",
         policyPackName: violation.policyPackName ?? "",
@@ -144,14 +139,14 @@ function fromEvents(events: EngineEvent[]): PreviewJson {
     const judged = event.policyAnalyzeSummaryEvent ?? event.policyAnalyzeStackSummaryEvent;
     if (judged) {
       policy.analyzed = true;
-      addPack(packLabel(judged.policyPackName, judged.policyPackVersion));
+      addPack(policyPackLabel(judged.policyPackName, judged.policyPackVersion));
     }
     if (event.summaryEvent) {
       result = event.summaryEvent.result;
       // Keys are `<name>|<kind>|<location>`, values the version.
       for (const [key, version] of Object.entries(event.summaryEvent.PolicyPacks ?? {})) {
         policy.loaded = true;
-        addPack(packLabel(key.split("|")[0], version));
+        addPack(policyPackLabel(key.split("|")[0], version));
       }
     }
   }

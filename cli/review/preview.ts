@@ -61,6 +61,16 @@ export interface PolicyViolation {
   urn?: string;
 }
 
+/**
+ * How the report names a policy pack: `name@version`, the name and the version as the engine's events give them
+ * (`policyPackName`, `policyPackVersion`), with no `v` added, in the line that says which packs ran and on each
+ * violation alike.
+ */
+export function policyPackLabel(name: string | undefined, version: string | undefined): string | undefined {
+  if (!name) return undefined;
+  return version ? `${name}@${version}` : name;
+}
+
 /** What the event stream says about policy packs (the digest says nothing). */
 export interface PreviewPolicy {
   /** Whether a policy pack was loaded for the preview. */

@@ -3,7 +3,8 @@
  * first, then what a reviewer must not miss (replacements and archives: the custody API cannot delete a vault,
  * so both archive one, with its address; changes to protection and adoption), then the rest. Every vault line
  * names its type, chain and network; values the engine masks (secrets) or does not know yet are named as such,
- * never printed as the engine's placeholders.
+ * never printed as the engine's placeholders. Every text the report did not write itself (a name, an id, a
+ * value, a message) is shown by the one rule and cut, and makes no markup (./markdown-text.ts).
  */
 import type { CustodyResourceKind } from "pulumi-custody/core";
 import type {
@@ -13,11 +14,13 @@ import type {
   DeletedEntry,
   FieldChange,
   PlannedChanges,
+  PreviewError,
   PreviewStop,
   Subject,
 } from "./classify";
 import { oneLine, resourceName, text } from "./classify";
-import type { PolicyViolation } from "./preview";
+import { CODE_MAX, codeSpan, codeText, MESSAGE_MAX, NAME_MAX, proseLine, proseText } from "./markdown-text";
+import { type PolicyViolation, policyPackLabel } from "./preview";
 import { containsUnknown, isMasked, KNOWN_AFTER_APPLY, showValue } from "./values";
 
 /** How each kind of custody resource reads in the report. */
@@ -28,6 +31,8 @@ interface KindText {
   what(inputs: Record<string, unknown>): string | undefined;
   /** What a create may do instead of creating (the provider's create restores and adopts). */
   createNote(inputs: Record<string, unknown>): string;
+  /** What a create that adopts does (./classify.ts says which creates adopt). */
+  adoptNote: string;
   /** What removing it from the program does. */
   deleteNote: string;
 }
@@ -38,16 +43,20 @@ const KINDS: Record<CustodyResourceKind, KindText> = {
     label: "Vault",
     what: vaultNetwork,
     createNote: (inputs) =>
-      inputs.adoptExisting === true
-        ? "created; with `adoptExisting: true`, an active vault of the same name is adopted (taken over) if one " +
-          "exists, and an archived one of the same name and kind is restored."
+      containsUnknown(inputs.adoptExisting)
+        ? "created; if an archived vault of the same name and kind exists, it is restored instead, and should " +
+          "`adoptExisting` be `true` once known, an active vault of the same name is taken over instead."
         : "created; if an archived vault of the same name and kind exists, it is restored instead.",
+    adoptNote:
+      "adopted: this `up` takes over the active vault of this name, without creating one; only if no active " +
+      "vault has the name is an archived one of the same name and kind restored, or else a new one created.",
     deleteNote: "archived, not deleted; it keeps its address and any funds.",
   },
   VaultAddress: {
     label: "Address",
     what: () => undefined,
     createNote: () => "created; if the vault already has an address of that name, it is adopted instead.",
+    adoptNote: "adopted: this `up` takes over the vault's address of this name, without creating one.",
     deleteNote: "removed from the stack only; the address still exists and can receive funds.",
   },
 };
@@ -73,12 +82,13 @@ function vaultNetwork(inputs: Record<string, unknown>): string {
       return `\`utxo\` on chain ${chain === undefined ? "unset" : showValue(chain)}`;
     const network = networkOfChain(chain);
     const flag = network === "mainnet" ? "⚠️ **mainnet**" : (network ?? "network unknown");
-    return `\`utxo\` on \`${chain}\`, ${flag}`;
+    return `\`utxo\` on ${codeText(chain, CODE_MAX)}, ${flag}`;
   }
   if (type === "black_box") {
-    return `\`black_box\`, key type ${typeof keyType === "string" ? `\`${keyType}\`` : showValue(keyType)}, no chain`;
+    return `\`black_box\`, key type ${typeof keyType === "string" ? codeText(keyType, CODE_MAX) : showValue(keyType)}, no chain`;
   }
-  return `\`${type}\` on every \`${type}\` chain, mainnets included`;
+  const shownType = codeText(type, CODE_MAX);
+  return `${shownType} on every ${shownType} chain, mainnets included`;
 }
 
 /** `Vault **Treasury** (`evm` on …; resource `treasury`, id …, address …)`. */
@@ -87,12 +97,12 @@ function describe({ step, state }: Subject): string {
   const name = state?.inputs?.name ?? state?.outputs?.name;
   const named = isMasked(name)
     ? `${kind.label} with a secret name`
-    : `${kind.label} **${text(name) ?? resourceName(step.urn)}**`;
-  const facts = [`resource \`${resourceName(step.urn)}\``];
+    : `${kind.label} **${proseText(text(name) ?? resourceName(step.urn), NAME_MAX)}**`;
+  const facts = [`resource ${codeText(resourceName(step.urn), CODE_MAX)}`];
   const id = text(step.oldState?.id);
-  if (id) facts.push(`id \`${id}\``);
+  if (id) facts.push(`id ${codeText(id, CODE_MAX)}`);
   const address = text(step.oldState?.outputs?.address);
-  if (address) facts.push(`address \`${address}\``);
+  if (address) facts.push(`address ${codeText(address, CODE_MAX)}`);
   const what = kind.what(step.newState?.inputs ?? step.oldState?.inputs ?? {});
   return `${named} (${what ? `${what}; ` : ""}${facts.join(", ")})`;
 }
@@ -102,7 +112,7 @@ function describe({ step, state }: Subject): string {
  * proves it (see ./classify.ts).
  */
 function showChange(change: FieldChange): string {
-  const key = `\`${change.label}\``;
+  const key = codeText(change.label, CODE_MAX);
   switch (change.comparison) {
     case "secret":
       return change.certain ? `${key}: changed (secret value)` : `${key}: secret value, may have changed`;
@@ -124,7 +134,8 @@ function showSafetyChange(change: FieldChange): string {
 function vaultOf(vault: NonNullable<CreatedEntry["vault"]>): string {
   if (containsUnknown(vault.id)) return `vault (${KNOWN_AFTER_APPLY})`;
   if (typeof vault.id !== "string") return `vault ${showValue(vault.id)}`;
-  return vault.name ? `vault **${vault.name}** (\`${vault.id}\`)` : `vault \`${vault.id}\``;
+  const id = codeText(vault.id, CODE_MAX);
+  return vault.name ? `vault **${proseText(vault.name, NAME_MAX)}** (${id})` : `vault ${id}`;
 }
 
 function changesLine(subject: Subject, changes: FieldChange[]): string {
@@ -141,11 +152,24 @@ function archivedLine(entry: DeletedEntry | ArchiveEntry): string {
   return `- **${verb}**: ${describe(entry.subject)}: ${showChange(entry.change)}; ${note}`;
 }
 
+/** A create's line: what it makes, restores, adopts or imports, and for an address, in which vault. */
+function createdLine({ subject, op, vault }: CreatedEntry): string {
+  const where = vault ? `in ${vaultOf(vault)}, ` : "";
+  const kind = KINDS[subject.step.kind];
+  const what =
+    op === "import"
+      ? "imported (adopted as it is)."
+      : op === "adopt"
+        ? kind.adoptNote
+        : kind.createNote(subject.state?.inputs ?? {});
+  return `- ${describe(subject)}: ${where}${what}`;
+}
+
 /** Each section's lines. */
 function sectionLines(changes: PlannedChanges): Record<keyof PlannedChanges, string[]> {
   return {
     replaced: changes.replaced.map(({ subject, changes: why, warnings }) => {
-      const warning = warnings.map((w) => `\n  > ${w}`).join("");
+      const warning = warnings.map((w) => `\n  > ${proseLine(w, MESSAGE_MAX)}`).join("");
       return `- ${describe(subject)}: ${why.map(showChange).join(", ") || "replaced"}.${warning}`;
     }),
     archived: changes.archived.map(archivedLine),
@@ -159,13 +183,8 @@ function sectionLines(changes: PlannedChanges): Record<keyof PlannedChanges, str
         );
       return `- ${describe(subject)}: ${items.join("; ")}.`;
     }),
-    created: changes.created.map(({ subject, op, vault }) => {
-      const where = vault ? `in ${vaultOf(vault)}, ` : "";
-      const inputs = subject.state?.inputs ?? {};
-      const what =
-        op === "import" ? "imported (adopted as it is)." : KINDS[subject.step.kind].createNote(inputs);
-      return `- ${describe(subject)}: ${where}${what}`;
-    }),
+    adopted: changes.adopted.map(createdLine),
+    created: changes.created.map(createdLine),
     restored: changes.restored.map(archivedLine),
     renamed: changes.renamed.map(({ subject, changes: list }) => changesLine(subject, list)),
     groups: changes.groups.map(({ subject, changes: list }) => changesLine(subject, list)),
@@ -180,6 +199,7 @@ function changeSections(changes: PlannedChanges): [string, string[]][] {
     ["⚠️ Replaced: the old vault is archived and a new one, with a new address, is created", lines.replaced],
     ["⚠️ Archived", lines.archived],
     ["⚠️ Protection and adoption", lines.safety],
+    ["⚠️ Adopted (`adoptExisting: true`): taken over, not created", lines.adopted],
     ["Created", lines.created],
     ["Restored", lines.restored],
     ["Renamed", lines.renamed],
@@ -193,14 +213,25 @@ const LEVEL_HEADING: Record<string, string> = {
   advisory: "⚠️ Advisory policy violations",
 };
 
-/** `- `policy` (pack@v1), resource `treasury`: message` */
+/** `- `policy` (pack@1.0.0), resource `treasury`: message` */
 function describeViolation(v: PolicyViolation): string {
   const type = v.urn?.split("::")[2];
-  const where = v.urn && type !== "pulumi:pulumi:Stack" ? `resource \`${resourceName(v.urn)}\`` : "the stack";
-  const pack = v.policyPackName
-    ? ` (${v.policyPackName}${v.policyPackVersion ? `@v${v.policyPackVersion}` : ""})`
-    : "";
-  return `- **${v.enforcementLevel}** \`${v.policyName}\`${pack}, ${where}: ${oneLine(v.message)}`;
+  const where =
+    v.urn && type !== "pulumi:pulumi:Stack"
+      ? `resource ${codeText(resourceName(v.urn), CODE_MAX)}`
+      : "the stack";
+  const label = policyPackLabel(v.policyPackName, v.policyPackVersion);
+  const pack = label ? ` (${proseText(label, CODE_MAX)})` : "";
+  const level = proseText(v.enforcementLevel, CODE_MAX);
+  return `- **${level}** ${codeText(v.policyName, CODE_MAX)}${pack}, ${where}: ${proseText(oneLine(v.message), MESSAGE_MAX)}`;
+}
+
+/** `- resource `treasury`: message`, an error of the preview. */
+function describeError(error: PreviewError): string {
+  const message = proseText(error.message, MESSAGE_MAX);
+  return error.resource === undefined
+    ? `- ${message}`
+    : `- resource ${codeText(error.resource, CODE_MAX)}: ${message}`;
 }
 
 /** The violations by level, in the order they come (mandatory first). */
@@ -217,7 +248,7 @@ function violationsByLevel(violations: readonly PolicyViolation[]): Map<string, 
 /** The sections of policy violations, one per level, mandatory first. */
 function violationSections(violations: readonly PolicyViolation[]): [string, string[]][] {
   return [...violationsByLevel(violations).entries()].map(([level, items]) => [
-    LEVEL_HEADING[level] ?? `Policy violations (${level})`,
+    LEVEL_HEADING[level] ?? `Policy violations (${proseText(level, CODE_MAX)})`,
     items,
   ]);
 }
@@ -232,14 +263,6 @@ function pushSections(lines: string[], sections: [string, string[]][]): void {
     if (items.length === 0) continue;
     lines.push("", `### ${title}`, "", ...items);
   }
-}
-
-/** `text` as a Markdown code span, whatever backticks it holds. */
-function codeSpan(text: string): string {
-  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = "`".repeat(longest + 1);
-  const pad = longest > 0 || text.startsWith(" ") || text.endsWith(" ") ? " " : "";
-  return `${fence}${pad}${text}${pad}${fence}`;
 }
 
 /** The first lines of the report of a preview that did not run to its end: what happened, why, what it means. */
@@ -285,13 +308,13 @@ export function renderStopped(stop: PreviewStop, found?: Pick<Classified, "chang
 /** The Markdown review of a preview that ran to its end. */
 export function renderReview(found: Classified): string {
   const { errors, failed, mandatory, digest, policyMissing, policy } = found;
-  const cannotApply = errors.map((e) => `- ${e}`);
+  const cannotApply = errors.map(describeError);
   if (mandatory > 0) cannotApply.push(`- ${plural(mandatory, "mandatory policy violation")} (below).`);
   if (failed && cannotApply.length === 0)
     cannotApply.push("- The preview failed; the output of `pulumi preview` says why.");
 
   // Policy results: present, missing, or impossible to tell from this input.
-  const packs = policy?.packs.length ? policy.packs.map((p) => `\`${p}\``).join(", ") : undefined;
+  const packs = policy?.packs.length ? policy.packs.map((p) => codeText(p, CODE_MAX)).join(", ") : undefined;
   const missing: string[] = [];
   const notInInput: string[] = [];
   if (policyMissing) {
@@ -338,16 +361,17 @@ export function renderReview(found: Classified): string {
   } else if (!anyChange) {
     lines.push("No vault or address changes.");
   } else {
-    const { replaced, archived, safety } = found.changes;
-    const flagged = replaced.length + archived.length + safety.length;
+    const { replaced, archived, safety, adopted } = found.changes;
+    const flagged = replaced.length + archived.length + safety.length + adopted.length;
     const safetyCount = safety.length > 0 ? `, ${safety.length} to protection or adoption` : "";
+    const adoptedCount = adopted.length > 0 ? `, ${adopted.length} adopted` : "";
     lines.push(
-      `${flagged} change(s) to review first: ${replaced.length} replaced, ${archived.length} archived${safetyCount}.`,
+      `${flagged} change(s) to review first: ${replaced.length} replaced, ${archived.length} archived${safetyCount}${adoptedCount}.`,
     );
   }
   if (policy?.analyzed) {
     const counts = [...violationsByLevel(found.violations).entries()].map(
-      ([level, items]) => `${items.length} ${level}`,
+      ([level, items]) => `${items.length} ${proseText(level, CODE_MAX)}`,
     );
     lines.push(
       "",

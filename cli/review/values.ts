@@ -12,6 +12,7 @@
  * of these a field's change is, and {@link showValue} never prints a placeholder or a mask.
  */
 import { UNKNOWN } from "pulumi-custody/core";
+import { codeText, VALUE_MAX } from "./markdown-text";
 
 /** The key of the engine's signature of a secret in the event stream (the engine's `sig.Key`). */
 const SIG_KEY = "4dabf18193072939515e22adb298388d";
@@ -50,7 +51,11 @@ export const KNOWN_AFTER_APPLY = "known after apply";
 const PLACEHOLDER_TEXT = `<${KNOWN_AFTER_APPLY}>`;
 const SECRET_TEXT = "<secret>";
 
-/** A value for Markdown: `unset`, `known after apply`, or the JSON in a code span (masks and placeholders named). */
+/**
+ * A value for Markdown: `unset`, `known after apply`, or the JSON in a code span (masks and placeholders named),
+ * shown by the one rule (what JSON leaves raw, C1, bidi and zero-width characters among them, escaped) and cut
+ * at {@link VALUE_MAX} characters.
+ */
 export function showValue(value: unknown): string {
   if (value === undefined) return "unset";
   if (value === UNKNOWN) return KNOWN_AFTER_APPLY;
@@ -58,7 +63,7 @@ export function showValue(value: unknown): string {
   const json = JSON.stringify(value, (_key, v: unknown) =>
     v === UNKNOWN ? PLACEHOLDER_TEXT : isMasked(v) ? SECRET_TEXT : v,
   );
-  return `\`${json}\``;
+  return codeText(json, VALUE_MAX);
 }
 
 /** A value for JSON output: masks become `null`, with `secret: true` beside them (see {@link compareField}). */

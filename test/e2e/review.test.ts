@@ -188,7 +188,10 @@ describe("custody review of live previews (real engine, policy pack, both provid
         assert.deepEqual(headings(out.stdout), ["⚠️ Advisory policy violations"]);
         assert.match(
           section(out.stdout, "⚠️ Advisory policy violations"),
-          /^- \*\*advisory\*\* `custody-vault-protected` \(pulumi-custody@v[^)]*\), resource `spare`: .*is not protected/m,
+          new RegExp(
+            `^- \\*\\*advisory\\*\\* \`custody-vault-protected\` \\(${PACK_LABEL}\\), resource \`spare\`: .*is not protected`,
+            "m",
+          ),
         );
         assert.doesNotMatch(out.stdout, /🛑/);
       });

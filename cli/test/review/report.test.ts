@@ -18,6 +18,8 @@ const expected = path.join(fixtures, "expected-report.md");
 const custody = path.join(__dirname, "..", "..", "custody.js");
 const stream = path.join(fixtures, "preview-stream-rename-replace-create.jsonl");
 const streamExpected = path.join(fixtures, "expected-stream-report.md");
+const importStream = path.join(fixtures, "preview-stream-import-adopt.jsonl");
+const importExpected = path.join(fixtures, "expected-import-adopt-report.md");
 
 describe("custody review: the review report of a preview", () => {
   const preview = JSON.parse(fs.readFileSync(fixture, "utf8")) as PreviewJson;
@@ -183,18 +185,61 @@ describe("custody review: the review report of a preview", () => {
         withReport,
         /^Policy pack `pulumi-custody@0\.1\.0` ran: 2 mandatory, 1 advisory violation\(s\)\.$/m,
       );
+      // One spelling of the pack: the name and version the engine's events give, in the line that says it ran
+      // and on each violation.
+      const spellings = new Set([...withReport.matchAll(/pulumi-custody@[^`)\s]+/g)].map((m) => m[0]));
+      assert.deepEqual([...spellings], ["pulumi-custody@0.1.0"]);
       const items = (heading: string) =>
         withReport.split(`### ${heading}\n\n`)[1]!.split("\n\n")[0]!.split("\n");
       assert.deepEqual(items("🛑 This change cannot be applied"), [
         "- 2 mandatory policy violations (below).",
       ]);
       assert.deepEqual(items("🛑 Mandatory policy violations"), [
-        '- **mandatory** `custody-vault-allowed-utxo-chains` (pulumi-custody@v0.1.0), resource `cold`: Vault "Cold" (resource cold) is on the UTXO chain "bitcoin_mainnet"',
-        '- **mandatory** `custody-vault-unique-names` (pulumi-custody@v0.1.0), the stack: Vault "Treasury Main" (resource hot) has the same name as resource treasury',
+        '- **mandatory** `custody-vault-allowed-utxo-chains` (pulumi-custody@0.1.0), resource `cold`: Vault "Cold" (resource cold) is on the UTXO chain "bitcoin_mainnet"',
+        '- **mandatory** `custody-vault-unique-names` (pulumi-custody@0.1.0), the stack: Vault "Treasury Main" (resource hot) has the same name as resource treasury',
       ]);
       assert.deepEqual(items("⚠️ Advisory policy violations"), [
-        '- **advisory** `custody-vault-protected` (pulumi-custody@v0.1.0), resource `treasury`: Vault "Treasury Main" (resource treasury) is not protected',
+        '- **advisory** `custody-vault-protected` (pulumi-custody@0.1.0), resource `treasury`: Vault "Treasury Main" (resource treasury) is not protected',
       ]);
+    });
+
+    describe("the first review after `custody import --provider dynamic` (each vault declared adoptExisting: true)", () => {
+      const imported = reviewReport(parsePreview(fs.readFileSync(importStream, "utf8")));
+      const vaults = ["treasury-eth", "btc-testnet-sandbox", "btc-cold-storage"];
+
+      it("matches the expected Markdown", () => {
+        assert.equal(imported, fs.readFileSync(importExpected, "utf8"));
+      });
+
+      it("names each vault once, by its name, and says that this up adopts it", () => {
+        // A change's line (the policy violation about a vault names it too, but is no change).
+        for (const resource of vaults) {
+          const lines = imported
+            .split("\n")
+            .filter((l) => l.startsWith("- Vault ") && l.includes(`resource \`${resource}\``));
+          assert.equal(lines.length, 1, `${resource}: ${lines.length} lines\n${imported}`);
+        }
+        const adopted = imported.split("### ⚠️ Adopted")[1]?.split("\n### ")[0] ?? "";
+        for (const [name, resource] of [
+          ["Treasury ETH", "treasury-eth"],
+          ["BTC Testnet Sandbox", "btc-testnet-sandbox"],
+          ["BTC Cold Storage", "btc-cold-storage"],
+        ])
+          assert.match(
+            adopted,
+            new RegExp(
+              `^- Vault \\*\\*${name}\\*\\* \\(.*resource \`${resource}\`\\): adopted: this \`up\` takes over the active vault of this name, without creating one`,
+              "m",
+            ),
+            imported,
+          );
+        assert.doesNotMatch(imported, /changes nothing now/);
+        assert.doesNotMatch(imported, /Protection and adoption/);
+        // The addresses are created (or adopted by their name in their vault) as before: under Created.
+        const created = imported.split("### Created\n\n")[1]?.trim().split("\n") ?? [];
+        assert.equal(created.length, 6, imported);
+        for (const line of created) assert.match(line, /^- Address \*\*/);
+      });
     });
 
     it("names the line of a stream that is not JSON", () => {

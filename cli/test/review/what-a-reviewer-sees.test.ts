@@ -156,6 +156,28 @@ describe("custody review: what a reviewer must see", () => {
       assert.doesNotMatch(markdown, /No vault or address changes/);
     });
 
+    it("a vault created with adoptExisting: true is listed once, by its name, as adopted by this up", () => {
+      const markdown = report(
+        step("create", VAULT, "treasury", null, {
+          protect: true,
+          inputs: { adoptExisting: true, name: "Treasury", type: "evm" },
+        }),
+        step("create", VAULT, "fresh", null, { inputs: { name: "Fresh", type: "evm" } }),
+        summary("succeeded"),
+      );
+      assert.deepEqual(
+        [...markdown.matchAll(/^### (.*)$/gm)].map((m) => m[1]),
+        ["⚠️ Adopted (`adoptExisting: true`): taken over, not created", "Created"],
+      );
+      assert.equal(markdown.match(/resource `treasury`/g)?.length, 1, markdown);
+      assert.match(
+        section(markdown, /^⚠️ Adopted/),
+        /^- Vault \*\*Treasury\*\* \(`evm` on every `evm` chain, mainnets included; resource `treasury`\): adopted: this `up` takes over the active vault of this name, without creating one;/m,
+      );
+      assert.match(section(markdown, /^Created/), /^- Vault \*\*Fresh\*\* .*: created;/m);
+      assert.match(markdown, /^1 change\(s\) to review first: 0 replaced, 0 archived, 1 adopted\.$/m);
+    });
+
     it("a change to protect shows, and losing protection is flagged", () => {
       const markdown = report(
         step(
