@@ -10,7 +10,16 @@ const mochaConfig = require("./scripts/mocharc");
 
 const DIR = "dist/test/e2e";
 /** The longest files, by their time on the pinned leg (docs/testing.md); the others follow by name. */
-const LONGEST_FIRST = [];
+const LONGEST_FIRST = [
+  "documented-commands.test.js",
+  "delivered-packages.test.js",
+  "bad-inputs.test.js",
+  "delivered-types.test.js",
+  "review.test.js",
+  "messages.test.js",
+  "python-path.test.js",
+  "drift.test.js",
+];
 /** The files of the newest leg. */
 const NEWEST_LEG = Object.keys(require("./test/e2e/legs.json").newest);
 
