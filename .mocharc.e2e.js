@@ -25,12 +25,9 @@ const NEWEST_LEG = Object.keys(require("./test/e2e/legs.json").newest);
 
 const all = fs.existsSync(DIR) ? fs.readdirSync(DIR).filter((name) => name.endsWith(".test.js")) : [];
 const leg = process.env.CUSTODY_TEST_LEG === "newest" ? all.filter((name) => NEWEST_LEG.includes(name)) : all;
-const ordered = [
-  ...LONGEST_FIRST.filter((name) => leg.includes(name)),
-  ...leg.filter((name) => !LONGEST_FIRST.includes(name)).sort(),
-];
 
 module.exports = mochaConfig({
-  spec: ordered.map((name) => path.join(DIR, name)),
+  spec: leg.sort().map((name) => path.join(DIR, name)),
+  longestFirst: LONGEST_FIRST.map((name) => path.join(DIR, name)),
   timeout: mochaConfig.E2E_TIMEOUT,
 });

@@ -127,7 +127,21 @@ export function unionVariants(pointer: string): UnionVariant[] {
   });
 }
 
+/** Built once per pattern, format and length: fast-check's arbitraries are immutable, and a pattern's costs
+ * seconds to build (its default slices are tokenized) when a large schema names it hundreds of times. */
+const stringArbitraries = new Map<string, fc.Arbitrary<string>>();
+
 function stringArbitrary(schema: Schema): fc.Arbitrary<string> {
+  const key = JSON.stringify([schema.pattern, schema.format, schema.minLength, schema.maxLength]);
+  let arbitrary = stringArbitraries.get(key);
+  if (!arbitrary) {
+    arbitrary = buildStringArbitrary(schema);
+    stringArbitraries.set(key, arbitrary);
+  }
+  return arbitrary;
+}
+
+function buildStringArbitrary(schema: Schema): fc.Arbitrary<string> {
   const minLength = (schema.minLength as number | undefined) ?? 0;
   const maxLength = schema.maxLength as number | undefined;
   if (typeof schema.pattern === "string") {
