@@ -18,11 +18,12 @@ function mochaConfig(
   config: string,
   args: string[],
   env: Record<string, string | undefined> = {},
+  cwd = root,
 ): { spec: string[]; parallel?: boolean; jobs?: number; timeout: number } {
   const script = `process.argv = ["node", "mocha", ...${JSON.stringify(args)}];
     process.stdout.write(JSON.stringify(require(${JSON.stringify(path.join(root, config))})));`;
   const out = execFileSync(process.execPath, ["-e", script], {
-    cwd: root,
+    cwd,
     env: { ...process.env, CUSTODY_TEST_LEG: undefined, CUSTODY_TEST_JOBS: undefined, ...env },
   });
   return JSON.parse(out.toString());
@@ -64,10 +65,25 @@ describe("the test run's machinery", () => {
 
     it("with no file named, the suite's files, two at a time, or in turn with CUSTODY_TEST_JOBS=1", () => {
       const whole = mochaConfig(".mocharc.js", []);
-      assert.ok(whole.spec.includes("sdk/dist/test/**/*.test.js"), JSON.stringify(whole.spec));
+      assert.ok(whole.spec.includes("sdk/dist/test/pagination.test.js"), JSON.stringify(whole.spec));
+      assert.ok(
+        whole.spec.includes("dist/test/unit/test-infrastructure.test.js"),
+        JSON.stringify(whole.spec),
+      );
+      assert.equal(new Set(whole.spec).size, whole.spec.length, "each file once");
       assert.equal(whole.parallel, true);
       assert.equal(whole.jobs, 2);
       assert.equal(mochaConfig(".mocharc.js", [], { CUSTODY_TEST_JOBS: "1" }).parallel, undefined);
+    });
+
+    it("the longest files are handed out first, each file once", () => {
+      const sdk = mochaConfig("sdk/.mocharc.js", [], {}, path.join(root, "sdk"));
+      assert.equal(sdk.spec[0], "dist/test/vendor-leniency.test.js");
+      assert.ok(sdk.spec.includes("dist/test/pagination.test.js"));
+      assert.equal(new Set(sdk.spec).size, sdk.spec.length, "each file once");
+      const e2e = mochaConfig(".mocharc.e2e.js", []);
+      assert.equal(e2e.spec[0], "dist/test/e2e/documented-commands.test.js");
+      assert.equal(new Set(e2e.spec).size, e2e.spec.length, "each file once");
     });
 
     it("the value of --config is not taken for a test file", () => {
