@@ -184,20 +184,28 @@ export function surfacesOf(err: unknown): Record<string, string> {
   const out: Record<string, string> = {
     "err.message": err.message,
     "String(err)": String(err),
-    "err.stack": String(err.stack),
+    "err.stack": withoutFrames(String(err.stack)),
     "JSON.stringify(err)": JSON.stringify(err),
-    "util.inspect(err, {depth: null})": inspect(err, { depth: null }),
-    "util.inspect(err, {showHidden})": inspect(err, { depth: null, showHidden: true }),
+    "util.inspect(err, {depth: null})": withoutFrames(inspect(err, { depth: null })),
+    "util.inspect(err, {showHidden})": withoutFrames(inspect(err, { depth: null, showHidden: true })),
     "own fields": inspect({ ...err }, { depth: null }),
     // Never printed by the error itself, but a caller may print it.
     "err.rawBody()": inspect(err.rawBody(), { depth: null }),
   };
   let level = 0;
   for (let c: unknown = err.cause; c !== undefined && c !== null && level < 10; level++) {
-    out[`cause ${level}`] = inspect(c, { depth: null, showHidden: true });
+    out[`cause ${level}`] = withoutFrames(inspect(c, { depth: null, showHidden: true }));
     c = (c as { cause?: unknown }).cause;
   }
   return out;
+}
+
+/**
+ * A stack's frames are the code's own places (a function, a file, a line and a column), never the service's
+ * text, which is escaped onto one line: a short token such as "23" would be found in `test.ts:261:23`.
+ */
+function withoutFrames(text: string): string {
+  return text.replace(/^ {4,}at .*$/gm, "    at <frame>");
 }
 
 /** Joiners of adjacent fields: nothing, and the dot a JWT is split at. */
