@@ -341,7 +341,8 @@ describe("custody import --split-by: the command (dynamic provider, no engine)",
    * config (the settings come from the environment).
    */
   async function stackManaging(stack: string, ids: readonly string[]): Promise<NodeJS.ProcessEnv> {
-    const bin = await fs.promises.mkdtemp(path.join(os.tmpdir(), "custody-split-bin-"));
+    // In the test's own folder, which afterEach removes.
+    const bin = await fs.promises.mkdtemp(path.join(dir, "stand-in-bin-"));
     const exported = {
       version: 3,
       deployment: {
